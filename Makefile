@@ -1,0 +1,58 @@
+# ObjDB: `make demo` and `make test` are the whole quick start on a fresh machine.
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEBIAN_PACKAGES := liblmdb-dev libsqlite3-dev pkg-config
+DEMO_STORE ?= .build/demo.objdb
+STORE ?= $(DEMO_STORE)
+BENCH_ARGS ?=
+SOURCES := Package.swift Sources Tools Benchmarks Examples Tests
+
+.PHONY: deps build test demo bench bench-quick inspect lint format clean
+
+## Installs the Debian packages the build links against, when any is missing.
+deps:
+	@if ! dpkg -s $(DEBIAN_PACKAGES) >/dev/null 2>&1; then \
+		echo "Installing $(DEBIAN_PACKAGES) with apt-get"; \
+		$(SUDO) apt-get update -qq; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEBIAN_PACKAGES); \
+	fi
+
+## Builds every target and test; any compiler warning fails the build.
+build: deps
+	@mkdir -p .build
+	$(SWIFT) build --build-tests 2>&1 | tee .build/build.log
+	@if grep -E '^/.*: warning:' .build/build.log; then echo "error: the build has warnings"; exit 1; fi
+
+## The test suite, then the benchmark's quick run (which fails when engines disagree).
+test: build
+	$(SWIFT) test --skip-build
+	.build/debug/objdb-bench --quick
+
+## Creates a store, writes and reads it, and shows what objdb-inspect sees in it.
+demo: deps
+	$(SWIFT) build --product objdb-demo
+	$(SWIFT) build --product objdb-inspect
+	.build/debug/objdb-demo $(DEMO_STORE)
+	.build/debug/objdb-inspect $(DEMO_STORE) info
+
+## The full benchmark, optimized: make bench BENCH_ARGS="--count 100000 --json out.json"
+bench: deps
+	$(SWIFT) build -c release --product objdb-bench
+	.build/release/objdb-bench $(BENCH_ARGS)
+
+## Inspects a store: make inspect STORE=path/to/store.objdb
+inspect: deps
+	$(SWIFT) build --product objdb-inspect
+	.build/debug/objdb-inspect $(STORE) info
+
+lint:
+	$(SWIFT) format lint --recursive --strict $(SOURCES)
+
+format:
+	$(SWIFT) format --in-place --recursive $(SOURCES)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ObjDB",
+    products: [
+        .library(name: "ObjDB", targets: ["ObjDB"]),
+        .library(name: "ObjDBSync", targets: ["ObjDBSync"]),
+        .executable(name: "objdb-inspect", targets: ["objdb-inspect"]),
+        .executable(name: "objdb-sync", targets: ["objdb-sync"]),
+        .executable(name: "objdb-bench", targets: ["objdb-bench"]),
+        .executable(name: "objdb-demo", targets: ["objdb-demo"]),
+    ],
+    targets: [
+        // Debian's liblmdb-dev; only ObjDB's Storage layer and the raw-LMDB benchmark baseline import it.
+        .systemLibrary(
+            name: "CLMDB",
+            path: "Sources/CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        .target(name: "ObjDB", dependencies: ["CLMDB"]),
+        .target(name: "ObjDBSync", dependencies: ["ObjDB"]),
+
+        .target(name: "ToolSupport", path: "Tools/ToolSupport"),
+        .executableTarget(
+            name: "objdb-inspect",
+            dependencies: ["ObjDB", "ToolSupport"],
+            path: "Tools/objdb-inspect"
+        ),
+        .executableTarget(
+            name: "objdb-sync",
+            dependencies: ["ObjDB", "ObjDBSync", "ToolSupport"],
+            path: "Tools/objdb-sync"
+        ),
+        .executableTarget(
+            name: "objdb-bench",
+            dependencies: ["ObjDB", "CLMDB", "ToolSupport"],
+            path: "Benchmarks/objdb-bench"
+        ),
+        .executableTarget(
+            name: "objdb-demo",
+            dependencies: ["ObjDB"],
+            path: "Examples/objdb-demo"
+        ),
+
+        // A child process for tests that need a second process on the same store.
+        .executableTarget(
+            name: "objdb-test-child",
+            dependencies: ["ObjDB", "CLMDB"],
+            path: "Tests/TestChild"
+        ),
+        .testTarget(name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "objdb-test-child"]),
+        .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDBSync"]),
+        .testTarget(
+            name: "ToolsTests",
+            dependencies: ["ObjDB", "ToolSupport", "objdb-inspect", "objdb-sync", "objdb-bench", "objdb-demo"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,85 @@
+/// The stamp that makes an LMDB file an ObjDB store, and the check of it on open.
+///
+/// Named database `objdb.meta`, key `header` (ASCII), holds 16 bytes:
+///
+/// | offset | size | field |
+/// |---|---|---|
+/// | 0 | 8 | magic: `89 4F 42 4A 44 42 0D 0A` (`\x89OBJDB\r\n`) |
+/// | 8 | 4 | format version, unsigned big-endian |
+/// | 12 | 4 | reserved, zero |
+///
+/// Invariant: a file with this record has a format version this build knows,
+/// or is refused on open before anything else is read.
+package enum StoreFormat {
+    /// Identifies an ObjDB store; must equal the first 8 bytes of the header.
+    package static let magic: [UInt8] = [0x89, 0x4F, 0x42, 0x4A, 0x44, 0x42, 0x0D, 0x0A]
+    /// The format this build writes, and the newest it reads.
+    package static let version: UInt32 = 1
+    /// The named database holding the header (and, later, the stored schema).
+    package static let metaDatabaseName = "objdb.meta"
+    /// The key of the header record.
+    package static let headerKey = Array("header".utf8)
+    /// The header's size in bytes.
+    package static let headerSize = 16
+
+    /// Opens the environment at `path` and checks that it is an ObjDB store of a
+    /// format this build reads; a new or empty file becomes one.
+    ///
+    /// - Returns: the environment and the store's format version.
+    /// - Throws: ``ObjDBError/notAnObjDBStore(path:reason:)`` for a foreign LMDB file
+    ///   or a damaged header, ``ObjDBError/newerFormat(path:found:supported:)`` for a newer one.
+    package static func open(path: String, options: EnvironmentOptions = .init()) throws -> (Environment, UInt32) {
+        let environment = try Environment.open(path: path, options: options)
+        let found = try environment.read { transaction in
+            try readVersion(in: transaction)
+        }
+        if let found { return (environment, found) }
+        if options.readOnly {
+            throw ObjDBError.notAnObjDBStore(path: path, reason: try describeForeign(environment))
+        }
+        let created = try environment.write { transaction -> UInt32 in
+            // Another process may have stamped the file since the read above.
+            if let found = try readVersion(in: transaction) { return found }
+            let main = try transaction.mainDatabase()
+            guard try transaction.statistics(of: main).entries == 0 else {
+                throw ObjDBError.notAnObjDBStore(path: path, reason: try describeForeign(environment))
+            }
+            let meta = try transaction.openDatabase(named: metaDatabaseName, options: .create)
+            try headerKey.withUnsafeBytes { key in
+                try encodeHeader().withUnsafeBytes { value in
+                    _ = try transaction.put(value, forKey: key, in: meta)
+                }
+            }
+            return version
+        }
+        return (environment, created)
+    }
+
+    /// The format version of the store `transaction` reads, or `nil` when it has no header.
+    static func readVersion(in transaction: Transaction) throws -> UInt32? {
+        let path = transaction.environment.path
+        guard let meta = try transaction.openDatabaseIfPresent(named: metaDatabaseName) else { return nil }
+        guard let header = try headerKey.withUnsafeBytes({ try transaction.get($0, in: meta) }) else {
+            throw ObjDBError.notAnObjDBStore(path: path, reason: "the \(metaDatabaseName) database has no header")
+        }
+        guard header.count >= headerSize, header.prefix(magic.count).elementsEqual(magic) else {
+            throw ObjDBError.notAnObjDBStore(path: path, reason: "the header's magic is wrong")
+        }
+        let found = header[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard found <= version else {
+            throw ObjDBError.newerFormat(path: path, found: found, supported: version)
+        }
+        return found
+    }
+
+    static func encodeHeader(version: UInt32 = version) -> [UInt8] {
+        magic + withUnsafeBytes(of: version.bigEndian) { Array($0) } + [0, 0, 0, 0]
+    }
+
+    private static func describeForeign(_ environment: Environment) throws -> String {
+        let names = try environment.databaseNames()
+        return names.isEmpty
+            ? "an empty LMDB file without an ObjDB header"
+            : "an LMDB file without an ObjDB header (databases: \(names.prefix(5).joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// What `objdb-inspect info` reports about a store: its format, its file and map,
+/// its readers, and the shape of every named database.
+package struct StoreInfo: Sendable {
+    /// The store file's path.
+    package var path: String
+    /// The store's ObjDB format version.
+    package var formatVersion: UInt32
+    /// The store file's size on disk, in bytes.
+    package var fileSize: Int
+    /// LMDB's environment report, readers included.
+    package var environment: EnvironmentInfo
+    /// Stale reader slots cleared when the store was opened for this report.
+    package var staleReadersCleared: Int
+    /// LMDB's main database, which names the others.
+    package var mainDatabase: DatabaseStatistics
+    /// Each named database and its statistics, in name order.
+    package var databases: [(name: String, statistics: DatabaseStatistics)]
+
+    /// Opens the store at `path` read-only and reads its report in one snapshot.
+    package static func read(path: String) throws -> StoreInfo {
+        var options = EnvironmentOptions()
+        options.readOnly = true
+        let (environment, version) = try StoreFormat.open(path: path, options: options)
+        let databases = try environment.read { transaction in
+            try environment.databaseNames().map { name in
+                (name, try transaction.statistics(of: try transaction.openDatabase(named: name)))
+            }
+        }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        return StoreInfo(
+            path: path, formatVersion: version, fileSize: (attributes?[.size] as? Int) ?? 0,
+            environment: try environment.info(), staleReadersCleared: environment.staleReadersCleared,
+            mainDatabase: try environment.mainStatistics(), databases: databases)
+    }
+}

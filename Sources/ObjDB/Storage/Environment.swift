@@ -1,0 +1,170 @@
+import CLMDB
+import Foundation
+import Synchronization
+
+/// One LMDB environment: a store file, its lock file, and the memory map over it.
+///
+/// A store is one file plus `<file>-lock` beside it (`MDB_NOSUBDIR`). Read
+/// transactions are not tied to threads (`MDB_NOTLS`), because Swift tasks hop
+/// threads; a write transaction stays on the thread that began it.
+///
+/// One environment is shared per file per process: ``open(path:options:)`` hands
+/// back the instance already open, because LMDB's locks misbehave when one
+/// process opens the same file twice.
+///
+/// - Warning: Only the Storage layer calls LMDB; everything above it goes
+///   through ``Transaction`` and ``Cursor``.
+package final class Environment: @unchecked Sendable {
+    // @unchecked because MDB_env is safe to share between threads; the one
+    // operation that is not (resizing the map) runs under `gate`, which counts
+    // this process's open transactions and resizes only when there are none.
+
+    /// The store file's path, as given to ``open(path:options:)``.
+    package let path: String
+    /// The options the environment was opened with.
+    package let options: EnvironmentOptions
+    /// LMDB's page size for this file.
+    package let pageSize: Int
+    /// The largest key LMDB accepts (`mdb_env_get_maxkeysize`), 511 bytes in Debian's build.
+    package let maxKeySize: Int
+    /// How many stale reader slots, left by dead processes, the open cleared.
+    package let staleReadersCleared: Int
+
+    let pointer: OpaquePointer
+    let gate: Mutex<TransactionGate>
+    let databases = Mutex<[String: DatabaseHandle]>([:])
+
+    /// Opens the store at `path`, or returns the environment this process already has open for it.
+    ///
+    /// - Throws: ``ObjDBError/storeNotFound(path:)`` when the file is missing and
+    ///   may not be created; ``ObjDBError/notAnObjDBStore(path:reason:)`` for a file LMDB
+    ///   cannot read; ``ObjDBError/incompatibleOpen(path:reason:)`` when this process
+    ///   has the file open with other options; ``ObjDBError/lmdb(_:operation:path:)`` otherwise.
+    package static func open(path: String, options: EnvironmentOptions = .init()) throws -> Environment {
+        let key = canonicalPath(path)
+        return try registry.withLock { registry in
+            if let existing = registry[key]?.environment {
+                guard existing.options == options else {
+                    throw ObjDBError.incompatibleOpen(
+                        path: path,
+                        reason: existing.options.readOnly == options.readOnly
+                            ? "it was opened with other options"
+                            : existing.options.readOnly ? "it is open read-only" : "it is open read-write")
+                }
+                return existing
+            }
+            let environment = try Environment(path: path, options: options)
+            registry[key] = WeakEnvironment(environment: environment)
+            return environment
+        }
+    }
+
+    private init(path: String, options: EnvironmentOptions) throws {
+        self.path = path
+        self.options = options
+        try Self.checkFile(at: path, options: options)
+
+        var env: OpaquePointer?
+        try lmdbCheck(mdb_env_create(&env), "mdb_env_create", path: path)
+        guard let env else { throw ObjDBError.lmdb(.outOfMemory, operation: "mdb_env_create", path: path) }
+        do {
+            try lmdbCheck(mdb_env_set_maxreaders(env, options.maxReaders), "mdb_env_set_maxreaders", path: path)
+            try lmdbCheck(mdb_env_set_maxdbs(env, MDB_dbi(options.maxDatabases)), "mdb_env_set_maxdbs", path: path)
+            if !options.readOnly {
+                try lmdbCheck(
+                    mdb_env_set_mapsize(env, min(options.initialMapSize, options.maxMapSize)),
+                    "mdb_env_set_mapsize", path: path)
+            }
+            var flags = UInt32(MDB_NOSUBDIR | MDB_NOTLS | MDB_NORDAHEAD)
+            if options.readOnly { flags |= UInt32(MDB_RDONLY) }
+            if options.durability == .processCrashOnly { flags |= UInt32(MDB_NOSYNC) }
+            let code = mdb_env_open(env, path, flags, mdb_mode_t(options.fileMode))
+            if code == MDB_INVALID || code == MDB_VERSION_MISMATCH {
+                throw ObjDBError.notAnObjDBStore(
+                    path: path,
+                    reason: code == MDB_INVALID
+                        ? "it is not an LMDB file (no LMDB meta page)"
+                        : "it was written by an incompatible LMDB version")
+            }
+            try lmdbCheck(code, "mdb_env_open", path: path)
+
+            var dead: Int32 = 0
+            try lmdbCheck(mdb_reader_check(env, &dead), "mdb_reader_check", path: path)
+            staleReadersCleared = Int(dead)
+
+            var stat = MDB_stat()
+            try lmdbCheck(mdb_env_stat(env, &stat), "mdb_env_stat", path: path)
+            pageSize = Int(stat.ms_psize)
+            maxKeySize = Int(mdb_env_get_maxkeysize(env))
+            var info = MDB_envinfo()
+            try lmdbCheck(mdb_env_info(env, &info), "mdb_env_info", path: path)
+            gate = Mutex(TransactionGate(mapSize: info.me_mapsize))
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        pointer = env
+    }
+
+    deinit {
+        mdb_env_close(pointer)
+    }
+
+    /// Flushes buffered commits to disk; needed only with ``EnvironmentOptions/Durability/processCrashOnly``.
+    package func sync() throws {
+        try lmdbCheck(mdb_env_sync(pointer, 1), "mdb_env_sync", path: path)
+    }
+
+    /// Clears reader slots left by processes that died with a read transaction open.
+    ///
+    /// - Returns: the number of slots cleared.
+    @discardableResult
+    package func clearStaleReaders() throws -> Int {
+        var dead: Int32 = 0
+        try lmdbCheck(mdb_reader_check(pointer, &dead), "mdb_reader_check", path: path)
+        return Int(dead)
+    }
+
+    /// Writes a consistent copy of the store to `destination`, leaving out free pages.
+    package func copy(to destination: String, compacting: Bool = true) throws {
+        let flags = compacting ? UInt32(MDB_CP_COMPACT) : 0
+        try lmdbCheck(mdb_env_copy2(pointer, destination, flags), "mdb_env_copy2", path: path)
+    }
+}
+
+extension Environment {
+    fileprivate final class WeakEnvironment {
+        weak var environment: Environment?
+        init(environment: Environment) { self.environment = environment }
+    }
+
+    private static let registry = Mutex<[String: WeakEnvironment]>([:])
+
+    private static func canonicalPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// Rejects what LMDB would misread or silently create: a missing file that may
+    /// not be created, a directory, and a file too short to hold LMDB's two meta pages.
+    private static func checkFile(at path: String, options: EnvironmentOptions) throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            if errno == ENOENT && (options.readOnly || !options.createIfMissing) {
+                throw ObjDBError.storeNotFound(path: path)
+            }
+            if errno == ENOENT { return }
+            throw ObjDBError.lmdb(LMDBResultCode(rawValue: errno), operation: "stat", path: path)
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            throw ObjDBError.notAnObjDBStore(path: path, reason: "it is a directory")
+        }
+        if status.st_size == 0 && options.readOnly {
+            throw ObjDBError.notAnObjDBStore(path: path, reason: "the file is empty")
+        }
+        // LMDB's smallest page is 4 KiB and a store starts with two meta pages.
+        if status.st_size > 0 && status.st_size < 2 * 4096 {
+            throw ObjDBError.notAnObjDBStore(
+                path: path, reason: "the file holds \(status.st_size) bytes, fewer than LMDB's two meta pages")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// How an ``Environment`` opens its LMDB file.
+package struct EnvironmentOptions: Sendable, Hashable {
+    /// Opens with `MDB_RDONLY`: every write fails with ``ObjDBError/readOnly(path:operation:)``.
+    package var readOnly = false
+
+    /// Creates the file when it does not exist (never in read-only mode).
+    package var createIfMissing = true
+
+    /// The map size a new store starts with; the map then grows geometrically.
+    package var initialMapSize = 16 << 20
+
+    /// The largest the map may grow to. A write that needs more fails with
+    /// ``ObjDBError/mapFull(path:mapSize:maxMapSize:openReaders:)``.
+    package var maxMapSize = 1 << 40
+
+    /// The fraction of the map in use above which the next write grows it first.
+    package var growthThreshold = 0.5
+
+    /// Slots in the reader table: the most read transactions open at once across
+    /// all processes using the file (`mdb_env_set_maxreaders`).
+    package var maxReaders: UInt32 = 126
+
+    /// The most named databases the store may hold (`mdb_env_set_maxdbs`).
+    package var maxDatabases: UInt32 = 256
+
+    /// What a commit waits for before it returns.
+    package var durability: Durability = .full
+
+    /// The permission bits of a newly created store file.
+    package var fileMode: UInt32 = 0o644
+
+    package init() {}
+
+    /// What a committed write survives.
+    package enum Durability: Sendable, Hashable {
+        /// Survives a power loss: the commit syncs data and meta pages.
+        case full
+        /// Survives a crash of the process, but a power loss may undo the last
+        /// commits (`MDB_NOSYNC`); the file stays consistent.
+        case processCrashOnly
+    }
+}

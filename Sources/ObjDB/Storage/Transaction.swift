@@ -1,0 +1,315 @@
+import CLMDB
+import Foundation
+
+/// An LMDB transaction: a read snapshot, or the one writer of the store.
+///
+/// A read transaction sees the store as of the moment it began, whatever
+/// commits after (MVCC). A write transaction sees its own changes; they become
+/// visible to others, all at once, when ``commit()`` returns, and vanish on
+/// ``abort()``. Pointers handed out by ``get(_:in:)`` and ``Cursor`` point into
+/// LMDB's memory map and are valid until the transaction ends or, in a write
+/// transaction, until the next write.
+///
+/// - Warning: A transaction is used by one thread at a time, and a write
+///   transaction only by the thread that began it (LMDB's write lock belongs to
+///   that thread). Breaking either rule stops the program.
+package final class Transaction {
+    /// The environment the transaction reads or writes.
+    package let environment: Environment
+    /// Whether the transaction can only read.
+    package let isReadOnly: Bool
+    /// Whether ``commit()`` or ``abort()`` ended the transaction (or its parent's end did).
+    package private(set) var isFinished = false
+
+    let pointer: OpaquePointer
+    private let parent: Transaction?
+    private weak var child: Transaction?
+    private let ownerThread: pthread_t
+    private var openedDatabases: [String: DatabaseHandle] = [:]
+
+    init(environment: Environment, readOnly: Bool, parent: Transaction? = nil) throws {
+        self.environment = environment
+        self.isReadOnly = readOnly
+        self.parent = parent
+        ownerThread = pthread_self()
+        if parent == nil {
+            try environment.enterTransaction(forWriting: !readOnly)
+        }
+        var txn: OpaquePointer?
+        var code = mdb_txn_begin(
+            environment.pointer, parent?.pointer, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        if code == MDB_MAP_RESIZED, parent == nil {
+            environment.leaveTransaction()
+            try environment.adoptResizedMap()
+            try environment.enterTransaction(forWriting: !readOnly)
+            code = mdb_txn_begin(environment.pointer, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        }
+        guard code == MDB_SUCCESS, let txn else {
+            if parent == nil { environment.leaveTransaction() }
+            throw ObjDBError.lmdb(
+                LMDBResultCode(rawValue: code), operation: parent == nil ? "mdb_txn_begin" : "mdb_txn_begin (nested)",
+                path: environment.path)
+        }
+        pointer = txn
+        parent?.child = self
+    }
+
+    deinit {
+        if !isFinished { abort() }
+    }
+
+    /// Makes the transaction's writes durable and visible, and ends it.
+    ///
+    /// A nested transaction's commit hands its writes to its parent; they reach
+    /// the file only when the outermost transaction commits.
+    package func commit() throws {
+        checkUsable("commit")
+        let code = mdb_txn_commit(pointer)
+        finish()
+        if code == MDB_MAP_FULL { throw environment.mapFullError() }
+        try check(code, "mdb_txn_commit")
+        if let parent {
+            parent.openedDatabases.merge(openedDatabases) { _, new in new }
+        } else if !openedDatabases.isEmpty {
+            environment.register(openedDatabases)
+        }
+    }
+
+    /// Discards the transaction's writes and ends it. Ending an ended transaction does nothing.
+    package func abort() {
+        guard !isFinished else { return }
+        checkThread("abort")
+        mdb_txn_abort(pointer)
+        finish()
+    }
+
+    /// Begins a transaction nested in this write transaction.
+    ///
+    /// Until the child ends, only the child may be used. Aborting it leaves this
+    /// transaction as it was before the child began.
+    package func beginChild() throws -> Transaction {
+        checkUsable("beginChild")
+        if isReadOnly {
+            throw ObjDBError.readOnly(path: environment.path, operation: "nested transaction in a read transaction")
+        }
+        return try Transaction(environment: environment, readOnly: false, parent: self)
+    }
+
+    /// Runs `body` in a nested transaction that commits when `body` returns and aborts when it throws.
+    package func nested<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
+        let child = try beginChild()
+        do {
+            let result = try body(child)
+            try child.commit()
+            return result
+        } catch {
+            child.abort()
+            throw error
+        }
+    }
+
+    private func finish() {
+        isFinished = true
+        child?.finishFromParent()
+        if parent == nil {
+            environment.leaveTransaction()
+        }
+    }
+
+    /// LMDB ends a child with its parent; mark it so its deinit does not end it again.
+    private func finishFromParent() {
+        guard !isFinished else { return }
+        isFinished = true
+        child?.finishFromParent()
+    }
+}
+
+// MARK: - Reading and writing
+
+extension Transaction {
+    /// The value stored under `key`, or `nil`; it points into the map (no copy).
+    package func get(_ key: UnsafeRawBufferPointer, in database: DatabaseHandle) throws -> UnsafeRawBufferPointer? {
+        checkUsable("get")
+        try checkKey(key, "mdb_get")
+        var keyValue = MDB_val(key)
+        var value = MDB_val()
+        let code = mdb_get(pointer, database.dbi, &keyValue, &value)
+        if code == MDB_NOTFOUND { return nil }
+        try check(code, "mdb_get")
+        return value.bytes
+    }
+
+    /// Stores `value` under `key`.
+    ///
+    /// - Returns: `false` when ``PutOptions/noOverwrite`` or ``PutOptions/noDuplicateData``
+    ///   found the key or pair already stored (nothing was written), otherwise `true`.
+    @discardableResult
+    package func put(
+        _ value: UnsafeRawBufferPointer, forKey key: UnsafeRawBufferPointer, in database: DatabaseHandle,
+        options: PutOptions = []
+    ) throws -> Bool {
+        try checkWritable("put")
+        try checkKey(key, "mdb_put")
+        var keyValue = MDB_val(key)
+        var dataValue = MDB_val(value)
+        return try finishPut(mdb_put(pointer, database.dbi, &keyValue, &dataValue, options.rawValue), "mdb_put")
+    }
+
+    /// Reserves `count` bytes under `key` and lets `fill` write them in place, in
+    /// the map (`MDB_RESERVE`): the record is encoded once, with no copy.
+    @discardableResult
+    package func put(
+        reserving count: Int, forKey key: UnsafeRawBufferPointer, in database: DatabaseHandle,
+        options: PutOptions = [], fill: (UnsafeMutableRawBufferPointer) throws -> Void
+    ) throws -> Bool {
+        try checkWritable("put")
+        try checkKey(key, "mdb_put")
+        var keyValue = MDB_val(key)
+        var dataValue = MDB_val(mv_size: count, mv_data: nil)
+        let stored = try finishPut(
+            mdb_put(pointer, database.dbi, &keyValue, &dataValue, options.rawValue | UInt32(MDB_RESERVE)),
+            "mdb_put")
+        if stored {
+            try fill(UnsafeMutableRawBufferPointer(start: dataValue.mv_data, count: count))
+        }
+        return stored
+    }
+
+    /// Deletes `key`, or in a ``DatabaseOptions/duplicateSort`` database one
+    /// `value` of it (all values when `value` is `nil`).
+    ///
+    /// - Returns: whether anything was deleted.
+    @discardableResult
+    package func delete(
+        _ key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer? = nil, in database: DatabaseHandle
+    ) throws -> Bool {
+        try checkWritable("delete")
+        try checkKey(key, "mdb_del")
+        var keyValue = MDB_val(key)
+        let code: Int32
+        if let value {
+            var dataValue = MDB_val(value)
+            code = mdb_del(pointer, database.dbi, &keyValue, &dataValue)
+        } else {
+            code = mdb_del(pointer, database.dbi, &keyValue, nil)
+        }
+        if code == MDB_NOTFOUND { return false }
+        try check(code, "mdb_del")
+        return true
+    }
+
+    /// Deletes every entry of `database`, keeping the database itself.
+    package func removeAll(in database: DatabaseHandle) throws {
+        try checkWritable("removeAll")
+        try check(mdb_drop(pointer, database.dbi, 0), "mdb_drop")
+    }
+
+    /// Opens a cursor over `database`, valid until this transaction ends.
+    package func cursor(_ database: DatabaseHandle) throws -> Cursor {
+        checkUsable("cursor")
+        return try Cursor(transaction: self, database: database)
+    }
+
+    /// The B-tree statistics of `database` as this transaction sees it.
+    package func statistics(of database: DatabaseHandle) throws -> DatabaseStatistics {
+        checkUsable("statistics")
+        var stat = MDB_stat()
+        try check(mdb_stat(pointer, database.dbi, &stat), "mdb_stat")
+        return DatabaseStatistics(stat)
+    }
+
+    /// The number of the last committed transaction this one sees (a write adds one).
+    package var id: Int {
+        mdb_txn_id(pointer)
+    }
+}
+
+// MARK: - Named databases
+
+extension Transaction {
+    /// LMDB's unnamed main database, whose keys are the names of the named ones.
+    package func mainDatabase() throws -> DatabaseHandle {
+        try openDatabase(named: nil, options: [])
+    }
+
+    /// Opens the database `name`, creating it with `options` when asked and allowed.
+    ///
+    /// - Returns: `nil` when the database does not exist and ``DatabaseOptions/create`` was not given.
+    package func openDatabaseIfPresent(named name: String?, options: DatabaseOptions = []) throws -> DatabaseHandle? {
+        checkUsable("openDatabase")
+        let cacheKey = name ?? ""
+        if let handle = environment.cachedDatabase(cacheKey) ?? openedDatabases[cacheKey] { return handle }
+        if options.contains(.create) { try checkWritable("create database \(name ?? "(main)")") }
+        var dbi = MDB_dbi()
+        let code = environment.databases.withLock { _ in mdb_dbi_open(pointer, name, options.rawValue, &dbi) }
+        if code == MDB_NOTFOUND { return nil }
+        if code == MDB_INCOMPATIBLE {
+            throw ObjDBError.notAnObjDBStore(
+                path: environment.path, reason: "database \(name ?? "(main)") has unexpected LMDB flags")
+        }
+        try check(code, "mdb_dbi_open(\(name ?? "(main)"))")
+        var flags: UInt32 = 0
+        try check(mdb_dbi_flags(pointer, dbi, &flags), "mdb_dbi_flags")
+        let handle = DatabaseHandle(dbi: dbi, name: name, options: DatabaseOptions(rawValue: flags))
+        openedDatabases[cacheKey] = handle
+        return handle
+    }
+
+    /// Opens the database `name`; throws ``LMDBResultCode/notFound`` when it is missing and may not be created.
+    package func openDatabase(named name: String?, options: DatabaseOptions = []) throws -> DatabaseHandle {
+        guard let handle = try openDatabaseIfPresent(named: name, options: options) else {
+            throw ObjDBError.lmdb(.notFound, operation: "mdb_dbi_open(\(name ?? "(main)"))", path: environment.path)
+        }
+        return handle
+    }
+}
+
+// MARK: - Checks
+
+extension Transaction {
+    @inline(__always)
+    func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(ObjDBError) {
+        if code == MDB_SUCCESS { return }
+        if code == MDB_MAP_FULL { throw environment.mapFullError() }
+        throw ObjDBError.lmdb(LMDBResultCode(rawValue: code), operation: operation(), path: environment.path)
+    }
+
+    @inline(__always)
+    private func finishPut(_ code: Int32, _ operation: String) throws(ObjDBError) -> Bool {
+        if code == MDB_KEYEXIST { return false }
+        try check(code, operation)
+        return true
+    }
+
+    @inline(__always)
+    func checkKey(_ key: UnsafeRawBufferPointer, _ operation: String) throws(ObjDBError) {
+        if key.count == 0 { throw .emptyKey(operation: operation) }
+        if key.count > environment.maxKeySize {
+            throw .keyTooLarge(size: key.count, maximum: environment.maxKeySize, operation: operation)
+        }
+    }
+
+    @inline(__always)
+    func checkUsable(_ operation: StaticString) {
+        precondition(!isFinished, "Transaction used after it ended (\(operation)).")
+        checkThread(operation)
+    }
+
+    @inline(__always)
+    private func checkThread(_ operation: StaticString) {
+        if !isReadOnly {
+            precondition(
+                pthread_equal(ownerThread, pthread_self()) != 0,
+                "Write transaction used off the thread that began it (\(operation)).")
+        }
+    }
+
+    @inline(__always)
+    private func checkWritable(_ operation: @autoclosure () -> String) throws(ObjDBError) {
+        checkUsable("write")
+        if isReadOnly {
+            if environment.options.readOnly { throw .readOnly(path: environment.path, operation: operation()) }
+            throw .notInWriteTransaction(operation: operation())
+        }
+    }
+}
