@@ -1,0 +1,41 @@
+import CLMDB
+import Foundation
+import ObjDB
+
+// A second process for tests that need one on the same store:
+//   objdb-test-child hold-reader PATH      opens a read transaction, prints "ready", waits to be killed
+//   objdb-test-child write PATH DB COUNT   writes COUNT records (big-endian UInt32 keys) to database DB
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: objdb-test-child hold-reader|write PATH …\n".utf8))
+    exit(2)
+}
+
+do {
+    switch arguments[1] {
+    case "hold-reader":
+        let (environment, _) = try StoreFormat.open(path: arguments[2])
+        let transaction = try environment.beginRead()
+        FileHandle.standardOutput.write(Data("ready \(transaction.id)\n".utf8))
+        while true { sleep(60) }
+    case "write":
+        let (environment, _) = try StoreFormat.open(path: arguments[2])
+        let count = Int(arguments[4]) ?? 0
+        try environment.write { transaction in
+            let database = try transaction.openDatabase(named: arguments[3], options: .create)
+            for number in 0..<UInt32(count) {
+                let value = Array("child \(number)".utf8)
+                try withUnsafeBytes(of: number.bigEndian) { key in
+                    try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: database) }
+                }
+            }
+        }
+        print("wrote \(count)")
+    default:
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("objdb-test-child: \(error)\n".utf8))
+    exit(1)
+}

@@ -57,7 +57,9 @@ extension Cursor {
         }
         // Stand on the last value of a duplicate key, so reverse order includes them all.
         if database.options.contains(.duplicateSort) {
-            return try lastValueOfKey() ?? atOrAbove
+            // MDB_LAST_DUP moves to the value but does not return the key.
+            guard try lastValueOfKey() != nil else { return atOrAbove }
+            return try current()
         }
         return atOrAbove
     }

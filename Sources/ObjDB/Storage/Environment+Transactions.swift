@@ -13,14 +13,25 @@ extension Environment {
     }
 
     /// Runs `body` in a read transaction and ends it when `body` returns.
+    ///
+    /// A read transaction that returns normally ends with a commit, which keeps
+    /// the handles of databases it opened for later transactions.
+    @discardableResult
     package func read<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
         let transaction = try beginRead()
-        defer { transaction.abort() }
-        return try body(transaction)
+        do {
+            let result = try body(transaction)
+            try transaction.commit()
+            return result
+        } catch {
+            transaction.abort()
+            throw error
+        }
     }
 
     /// Runs `body` in a write transaction that commits when `body` returns and
     /// rolls back when it throws.
+    @discardableResult
     package func write<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
         let transaction = try beginWrite()
         do {

@@ -96,6 +96,7 @@ package final class Transaction {
     }
 
     /// Runs `body` in a nested transaction that commits when `body` returns and aborts when it throws.
+    @discardableResult
     package func nested<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
         let child = try beginChild()
         do {

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@Suite("objdb-inspect info")
+struct InspectInfoTests {
+    let directory = TemporaryDirectory()
+
+    func makeDemoStore() throws -> String {
+        let store = directory.path + "/demo.objdb"
+        let demo = try run("objdb-demo", [store])
+        #expect(demo.status == 0, "\(demo.error)")
+        return store
+    }
+
+    @Test func infoReportsTheFormatMapReadersAndEveryDatabase() throws {
+        let store = try makeDemoStore()
+        let result = try run("objdb-inspect", [store, "info"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("Format version:     1"))
+        #expect(result.output.contains("Map size:"))
+        #expect(result.output.contains("Readers:            0 open"))
+        let rows = result.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(rows.contains { $0.first == "greetings" && $0.last == "1000" })
+        #expect(rows.contains { $0.first == "objdb.meta" && $0.last == "1" })
+    }
+
+    @Test func infoIsTheDefaultCommand() throws {
+        let store = try makeDemoStore()
+        #expect(try run("objdb-inspect", [store]).output == (try run("objdb-inspect", [store, "info"])).output)
+    }
+
+    @Test func infoDoesNotWriteToTheStore() throws {
+        let store = try makeDemoStore()
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        _ = try run("objdb-inspect", [store, "info"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    }
+
+    @Test func aFileThatIsNotAStoreFailsWithExitCode1() throws {
+        let path = directory.path + "/notes.txt"
+        try Data(String(repeating: "not a store\n", count: 2_000).utf8).write(to: URL(fileURLWithPath: path))
+        let result = try run("objdb-inspect", [path, "info"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("is not an ObjDB store"))
+    }
+
+    @Test func aMissingStoreFailsWithExitCode1() throws {
+        let result = try run("objdb-inspect", [directory.path + "/missing.objdb", "info"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("no store at"))
+    }
+
+    @Test func usageErrorsExitWith2() throws {
+        #expect(try run("objdb-inspect", []).status == 2)
+        let unknown = try run("objdb-inspect", [directory.path + "/x.objdb", "frobnicate"])
+        #expect(unknown.status == 2)
+        #expect(unknown.error.contains("unknown command 'frobnicate'"))
+        #expect(try run("objdb-inspect", ["--help"]).status == 0)
+    }
+}
+
+@Suite("objdb-bench")
+struct BenchCommandTests {
+    @Test func aSmallRunReportsEveryEngineAndRatio() throws {
+        let result = try run("objdb-bench", ["--count", "2000", "--repetitions", "1"])
+        #expect(result.status == 0, "\(result.error)")
+        for line in ["RESULT objdb-storage W1", "RESULT raw-lmdb W1", "RESULT objdb-storage W4", "RESULT raw-lmdb W4"] {
+            #expect(result.output.contains(line))
+        }
+    }
+
+    @Test func badArgumentsExitWith2() throws {
+        #expect(try run("objdb-bench", ["--count", "many"]).status == 2)
+        #expect(try run("objdb-bench", ["--frobnicate"]).status == 2)
+    }
+}
+
+@Suite("objdb-sync")
+struct SyncCommandTests {
+    let directory = TemporaryDirectory()
+
+    @Test func parsingAMalformedPayloadFailsWithExitCode1() throws {
+        let path = directory.path + "/page.json"
+        try Data("{\"statuses\": 3}".utf8).write(to: URL(fileURLWithPath: path))
+        let result = try run("objdb-sync", ["parse", "twitter", path])
+        #expect(result.status == 1)
+        #expect(result.error.contains("not a Twitter timeline payload"))
+    }
+
+    @Test func parsingReportsThePagingIDs() throws {
+        let path = directory.path + "/page.json"
+        let json = """
+            [{"id_str": "20", "created_at": "Sat Aug 17 17:06:49 +0000 2013", "text": "b",
+              "user": {"id_str": "1", "name": "A", "screen_name": "a"}},
+             {"id_str": "10", "created_at": "Sat Aug 17 17:06:48 +0000 2013", "text": "a",
+              "user": {"id_str": "1", "name": "A", "screen_name": "a"}}]
+            """
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try run("objdb-sync", ["parse", "twitter", path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("since_id:  20"))
+        #expect(result.output.contains("max_id:    9"))
+    }
+}
