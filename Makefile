@@ -43,6 +43,11 @@ bench: deps
 	$(SWIFT) build -c release --product objdb-bench
 	.build/release/objdb-bench $(BENCH_ARGS)
 
+## The benchmark's short run, optimized.
+bench-quick: deps
+	$(SWIFT) build -c release --product objdb-bench
+	.build/release/objdb-bench --quick
+
 ## Inspects a store: make inspect STORE=path/to/store.objdb
 inspect: deps
 	$(SWIFT) build --product objdb-inspect

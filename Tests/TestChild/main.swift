@@ -20,6 +20,7 @@ do {
         FileHandle.standardOutput.write(Data("ready \(transaction.id)\n".utf8))
         while true { sleep(60) }
     case "write":
+        guard arguments.count == 5 else { exit(2) }
         let (environment, _) = try StoreFormat.open(path: arguments[2])
         let count = Int(arguments[4]) ?? 0
         try environment.write { transaction in

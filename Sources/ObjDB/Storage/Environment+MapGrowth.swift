@@ -76,11 +76,13 @@ extension Environment {
 
     private func applyPendingGrowth(_ gate: inout TransactionGate) throws(ObjDBError) {
         guard let requested = gate.pendingMapSize else { return }
-        gate.pendingMapSize = nil
         let target = roundUp(min(requested, options.maxMapSize), to: pageSize)
-        guard target > gate.mapSize else { return }
-        try lmdbCheck(mdb_env_set_mapsize(pointer, target), "mdb_env_set_mapsize", path: path)
-        gate.mapSize = try currentMapSize()
+        if target > gate.mapSize {
+            // The request stays pending until the resize succeeds, so a failure is retried.
+            try lmdbCheck(mdb_env_set_mapsize(pointer, target), "mdb_env_set_mapsize", path: path)
+            gate.mapSize = try currentMapSize()
+        }
+        gate.pendingMapSize = nil
     }
 
     private func currentMapSize() throws(ObjDBError) -> Int {
