@@ -50,6 +50,44 @@ public enum ObjDBError: Error, Hashable, Sendable {
 
     /// A zero-length key was given; LMDB keys hold at least one byte.
     case emptyKey(operation: String)
+
+    /// The model classes differ from the schema stored in the file at `path`, and no
+    /// migration (a higher ``Configuration/schemaVersion``) was configured. Each
+    /// difference is one sentence, such as `Tweet.text: declared String, stored String?`.
+    case schemaMismatch(path: String, differences: [String])
+
+    /// The store at `path` was written with schema version `stored`, newer than the `declared` one.
+    case newerSchemaVersion(path: String, stored: UInt64, declared: UInt64)
+
+    /// A model class cannot be stored as declared; `reason` says why.
+    case invalidSchema(type: String, reason: String)
+
+    /// No object type named `name` is in the schema.
+    case unknownType(String)
+
+    /// The type has no property named `property`.
+    case unknownProperty(type: String, property: String)
+
+    /// A value of the wrong kind was given for a property.
+    case typeMismatch(type: String, property: String, expected: String, found: String)
+
+    /// A property that cannot be `nil` was given no value.
+    case missingValue(type: String, property: String)
+
+    /// An object with primary key `key` already exists and the update policy was ``UpdatePolicy/error``.
+    case primaryKeyExists(type: String, key: String)
+
+    /// A unique index already holds `value` for another object; the write was rolled back.
+    case uniqueConstraintViolated(type: String, property: String, value: String)
+
+    /// The primary key of a stored object cannot change.
+    case primaryKeyChanged(type: String)
+
+    /// The object was deleted, or the view or transaction it came from has ended.
+    case objectInvalidated(type: String)
+
+    /// A stored record cannot be decoded; the file is damaged.
+    case corruptRecord(path: String, type: String, reason: String)
 }
 
 extension ObjDBError: CustomStringConvertible {
@@ -83,6 +121,31 @@ extension ObjDBError: CustomStringConvertible {
             return "\(operation): a key of \(size) bytes exceeds LMDB's limit of \(maximum) bytes"
         case .emptyKey(let operation):
             return "\(operation): keys must not be empty"
+        case .schemaMismatch(let path, let differences):
+            return "the model classes differ from the schema stored in \(path); raise schemaVersion and "
+                + "configure a migration: " + differences.joined(separator: "; ")
+        case .newerSchemaVersion(let path, let stored, let declared):
+            return "\(path) has schema version \(stored), newer than this app's \(declared): upgrade the app"
+        case .invalidSchema(let type, let reason):
+            return "\(type) cannot be stored: \(reason)"
+        case .unknownType(let name):
+            return "no object type named \(name) in the schema"
+        case .unknownProperty(let type, let property):
+            return "\(type) has no property named \(property)"
+        case .typeMismatch(let type, let property, let expected, let found):
+            return "\(type).\(property) holds \(expected), not \(found)"
+        case .missingValue(let type, let property):
+            return "\(type).\(property) cannot be nil"
+        case .primaryKeyExists(let type, let key):
+            return "a \(type) with primary key \(key) already exists"
+        case .uniqueConstraintViolated(let type, let property, let value):
+            return "another \(type) already has \(property) = \(value); the write was rolled back"
+        case .primaryKeyChanged(let type):
+            return "the primary key of a stored \(type) cannot change"
+        case .objectInvalidated(let type):
+            return "the \(type) was deleted, or the view or transaction it came from has ended"
+        case .corruptRecord(let path, let type, let reason):
+            return "a \(type) record in \(path) is damaged: \(reason)"
         }
     }
 }

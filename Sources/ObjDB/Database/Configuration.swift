@@ -1,0 +1,59 @@
+/// Where a ``Database`` lives and how it opens.
+///
+/// ```swift
+/// var configuration = Configuration(path: "tweets.objdb", types: [Tweet.self, TwitterUser.self])
+/// configuration.schemaVersion = 2
+/// configuration.migration = { migration, oldVersion in
+///     if oldVersion < 2 { try migration.renameProperty(onType: "Tweet", from: "body", to: "text") }
+/// }
+/// let db = try Database(configuration: configuration)
+/// ```
+public struct Configuration: @unchecked Sendable {
+    // @unchecked because `types` holds metatypes, which never change.
+
+    /// The store file; its lock file is `<path>-lock` beside it.
+    public var path: String
+    /// The model classes. Empty opens the store by its stored schema alone (the dynamic API).
+    public var types: [ObjectBase.Type]
+    /// The version of the model classes; raise it with each change and describe the change in ``migration``.
+    public var schemaVersion: UInt64 = 0
+    /// Runs once, inside the opening write transaction, when ``schemaVersion`` is higher than
+    /// the stored one; receives the stored version.
+    public var migration: (@Sendable (Migration, UInt64) throws -> Void)?
+    /// Opens without writing: every write fails with ``ObjDBError/readOnly(path:operation:)``.
+    public var readOnly = false
+    /// The most read transactions open at once, across processes (LMDB's reader table).
+    public var maxReaders: UInt32 = 126
+    /// The map size a new store starts with, in bytes; the map then grows geometrically.
+    public var initialMapSize = 16 << 20
+    /// The largest the store may grow, in bytes.
+    public var maxMapSize = 1 << 40
+    /// Whether a commit survives a power loss (`true`) or only a crash of the process.
+    public var isDurable = true
+
+    /// A configuration for the store at `path` holding objects of `types`.
+    public init(path: String, types: [ObjectBase.Type] = []) {
+        self.path = path
+        self.types = types
+    }
+
+    var environmentOptions: EnvironmentOptions {
+        var options = EnvironmentOptions()
+        options.readOnly = readOnly
+        options.maxReaders = maxReaders
+        options.initialMapSize = initialMapSize
+        options.maxMapSize = maxMapSize
+        options.durability = isDurable ? .full : .processCrashOnly
+        return options
+    }
+}
+
+/// What adding an object does when an object with its primary key exists.
+public enum UpdatePolicy: Sendable, Hashable {
+    /// Throw ``ObjDBError/primaryKeyExists(type:key:)``.
+    case error
+    /// Update the properties whose values differ; observers see only those as changed.
+    case modified
+    /// Overwrite every property; observers see every property as changed.
+    case all
+}

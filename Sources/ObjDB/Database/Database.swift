@@ -1,0 +1,152 @@
+/// An ObjDB store: a file of objects, opened with the classes that describe them.
+///
+/// ```swift
+/// let db = try Database(path: "tweets.objdb", types: [Tweet.self, TwitterUser.self])
+/// try db.write { transaction in
+///     try transaction.add(tweet, update: .modified)
+/// }
+/// let view = try db.view()
+/// let newest = view.objects(Tweet.self).last
+/// ```
+///
+/// A `Database` is `Sendable`: share one per file across threads and tasks.
+/// Reads go through a ``ReadView`` and writes through a ``WriteTransaction``;
+/// both belong to the thread or task that made them.
+///
+/// Opening checks the classes against the schema stored in the file: a
+/// difference is ``ObjDBError/schemaMismatch(path:differences:)`` unless the
+/// configuration raises ``Configuration/schemaVersion``, in which case the
+/// changes are applied and ``Configuration/migration`` runs, all in one write
+/// transaction.
+///
+/// ## Topics
+/// - ``write(_:)``
+/// - ``beginWrite()``
+/// - ``view()``
+/// - ``read(_:)``
+public final class Database: Sendable {
+    /// How the database was opened.
+    public let configuration: Configuration
+    /// The schema in force: the stored one, with the declared classes applied.
+    public let schema: Schema
+
+    let environment: Environment
+    let schemaIndex: SchemaIndex
+    let bindings: [String: TypeBinding]
+    let backlinks: DatabaseHandle?
+    let meta: DatabaseHandle?
+    private let bindingsByClass: [ObjectIdentifier: TypeBinding]
+
+    /// Opens (or creates) the store at `path` for objects of `types`.
+    public convenience init(path: String, types: [ObjectBase.Type] = []) throws {
+        try self.init(configuration: Configuration(path: path, types: types))
+    }
+
+    /// Opens (or creates) the store `configuration` describes, migrating it when its schema version is raised.
+    ///
+    /// - Throws: ``ObjDBError/schemaMismatch(path:differences:)``,
+    ///   ``ObjDBError/newerSchemaVersion(path:stored:declared:)``,
+    ///   ``ObjDBError/invalidSchema(type:reason:)``, what the migration throws, and the errors of opening a store.
+    public init(configuration: Configuration) throws {
+        let (environment, _) = try StoreFormat.open(
+            path: configuration.path, options: configuration.environmentOptions)
+        let discovered = try configuration.types.map { try DiscoveredType.of($0) }
+        let names = discovered.map(\.schema.name)
+        if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+            throw ObjDBError.invalidSchema(type: duplicate, reason: "two model classes share the name \(duplicate)")
+        }
+
+        let transaction = configuration.readOnly ? try environment.beginRead() : try environment.beginWrite()
+        do {
+            let plan = try OpeningPlan(
+                configuration: configuration, discovered: discovered, transaction: transaction)
+            self.configuration = configuration
+            self.environment = environment
+            self.schema = plan.schema
+            self.schemaIndex = SchemaIndex(plan.schema)
+            let handles = try plan.openDatabases(in: transaction)
+            self.backlinks = handles.backlinks
+            self.meta = handles.meta
+            var bindings: [String: TypeBinding] = [:]
+            var byClass: [ObjectIdentifier: TypeBinding] = [:]
+            for type in plan.schema.types {
+                let known = discovered.first { $0.schema.name == type.name }
+                let binding = TypeBinding(
+                    schema: type, swiftType: known?.swiftType, discovered: known, table: handles.tables[type.name],
+                    indexes: handles.indexes[type.name] ?? [:])
+                bindings[type.name] = binding
+                if let known { byClass[ObjectIdentifier(known.swiftType)] = binding }
+            }
+            self.bindings = bindings
+            self.bindingsByClass = byClass
+            if let migration = plan.migration {
+                try migration.run(on: self, transaction: transaction)
+            }
+            try transaction.commit()
+        } catch {
+            transaction.abort()
+            throw error
+        }
+    }
+
+    /// The binding of class `type`, or an error naming it.
+    func binding(for type: ObjectBase.Type) throws -> TypeBinding {
+        guard let binding = bindingsByClass[ObjectIdentifier(type)] else {
+            throw ObjDBError.unknownType(DiscoveredType.name(of: type))
+        }
+        return binding
+    }
+
+    /// The binding of the type named `name`, or an error naming it.
+    func binding(named name: String) throws -> TypeBinding {
+        guard let binding = bindings[name] else { throw ObjDBError.unknownType(name) }
+        return binding
+    }
+}
+
+// MARK: - Reading and writing
+
+extension Database {
+    /// Runs `body` in a write transaction that commits when `body` returns and rolls back when it throws.
+    ///
+    /// Only one write transaction runs at a time in all processes; this call
+    /// waits for its turn. Everything `body` does commits together or not at all.
+    ///
+    /// - Returns: what `body` returns.
+    @discardableResult
+    public func write<Result>(_ body: (WriteTransaction) throws -> Result) throws -> Result {
+        let transaction = try beginWrite()
+        do {
+            let result = try body(transaction)
+            try transaction.commit()
+            return result
+        } catch {
+            transaction.cancel()
+            throw error
+        }
+    }
+
+    /// Begins a write transaction; end it with ``WriteTransaction/commit()`` or ``WriteTransaction/cancel()``.
+    ///
+    /// A transaction that is neither committed nor cancelled is cancelled when released.
+    public func beginWrite() throws -> WriteTransaction {
+        let context = StoreContext(database: self)
+        try context.beginWrite()
+        return WriteTransaction(context: context)
+    }
+
+    /// A view of the latest committed state, which stays put until it is refreshed.
+    public func view() throws -> ReadView {
+        let context = StoreContext(database: self)
+        _ = try context.readTransaction()
+        return ReadView(context: context)
+    }
+
+    /// Runs `body` with a view of the latest committed state.
+    @discardableResult
+    public func read<Result>(_ body: (ReadView) throws -> Result) throws -> Result {
+        let view = try view()
+        defer { view.context.close() }
+        return try body(view)
+    }
+}

@@ -1,0 +1,114 @@
+/// How a managed object reaches its record: its context, its type, and its key.
+final class ObjectAccessor {
+    let context: StoreContext
+    let binding: TypeBinding
+    /// The table key, or empty for an embedded object.
+    let key: [UInt8]
+    let objectKey: ObjectKey
+    /// For an embedded object: where in its owner it lives.
+    let owner: EmbeddedLocation?
+
+    private var cachedReader: RecordReader?
+    private var cachedGeneration: UInt64 = .max
+    private var cachedCollections: [Int: Any] = [:]
+    private var collectionsGeneration: UInt64 = .max
+
+    init(context: StoreContext, binding: TypeBinding, key: [UInt8], objectKey: ObjectKey) {
+        self.context = context
+        self.binding = binding
+        self.key = key
+        self.objectKey = objectKey
+        self.owner = nil
+    }
+
+    init(embeddedIn owner: EmbeddedLocation, binding: TypeBinding) {
+        self.context = owner.accessor.context
+        self.binding = binding
+        self.key = owner.accessor.key
+        self.objectKey = owner.accessor.objectKey
+        self.owner = owner
+    }
+
+    /// The record, re-fetched when the context moved; `nil` when the object is gone.
+    func reader() throws -> RecordReader? {
+        if cachedGeneration == context.generation, let cachedReader { return cachedReader }
+        guard !context.isClosed else { return nil }
+        let reader: RecordReader?
+        if let owner {
+            reader = try owner.reader()
+        } else {
+            reader = try context.record(in: binding, key: key)
+        }
+        cachedReader = reader
+        cachedGeneration = context.generation
+        return reader
+    }
+
+    /// Whether the object still exists in its context's snapshot.
+    var isValid: Bool {
+        ((try? reader()) ?? nil) != nil
+    }
+
+    /// The record of a managed object whose property is read, which must exist.
+    func validReader() -> RecordReader {
+        do {
+            guard let reader = try reader() else {
+                preconditionFailure(
+                    "A \(binding.schema.name) was read after it was deleted or its view closed; check isInvalidated.")
+            }
+            return reader
+        } catch {
+            preconditionFailure("Reading a \(binding.schema.name) failed: \(error)")
+        }
+    }
+
+    /// The property at `ordinal` of the object's class.
+    @inline(__always)
+    func property(ordinal: Int) -> _ManagedProperty {
+        _ManagedProperty(accessor: self, property: binding.propertiesByOrdinal[ordinal])
+    }
+
+    /// Assigns a property of the class; only in a write transaction.
+    func set<Value: Persistable>(_ value: Value, ordinal: Int) {
+        property(ordinal: ordinal).write { context in try value._toStored(context) }
+    }
+
+    /// Whether both accessors reach the same stored object.
+    func isSameObject(as other: ObjectAccessor) -> Bool {
+        context.database === other.context.database && binding === other.binding && key == other.key
+            && owner == nil && other.owner == nil
+    }
+
+    /// A decoded collection of property `slot`, built once per snapshot.
+    func cachedCollection<Result>(slot: Int, _ build: () -> Result) -> Result {
+        if collectionsGeneration != context.generation {
+            cachedCollections.removeAll()
+            collectionsGeneration = context.generation
+        }
+        if let cached = cachedCollections[slot] as? Result { return cached }
+        let built = build()
+        cachedCollections[slot] = built
+        return built
+    }
+}
+
+/// Where an embedded object lives: a property of its owner, and its position when the property is a list.
+struct EmbeddedLocation {
+    let accessor: ObjectAccessor
+    let property: BoundProperty
+    let element: Int?
+
+    /// The embedded object's record, inside the owner's.
+    func reader() throws -> RecordReader? {
+        guard let ownerRecord = try accessor.reader() else { return nil }
+        guard case .bytes(let bytes) = ownerRecord.field(property.slot) else { return nil }
+        guard let element else { return RecordReader(validating: bytes) }
+        var found: UnsafeRawBufferPointer?
+        var position = 0
+        ValueCodec(schema: accessor.context.database.schemaIndex).forEachElement(bytes, as: property.schema) {
+            if position == element { found = $0 }
+            position += 1
+        }
+        return found.flatMap { RecordReader(validating: $0) }
+    }
+}

@@ -1,0 +1,92 @@
+/// What opening a database must do to the file: decided from the stored and the declared schema.
+struct OpeningPlan {
+    /// The schema the database will use.
+    let schema: Schema
+    /// The work to do in the opening transaction, if the stored schema must change.
+    let migration: SchemaChange?
+
+    init(configuration: Configuration, discovered: [DiscoveredType], transaction: Transaction) throws {
+        let path = configuration.path
+        let stored = try StoredSchema.read(in: transaction)
+        if discovered.isEmpty {
+            // The dynamic API: the stored schema is the schema.
+            schema = stored ?? Schema(version: 0, types: [])
+            migration = nil
+            return
+        }
+        let declared = StoredSchema.assignIDs(
+            to: discovered.map(\.schema), version: configuration.schemaVersion, stored: stored)
+        try declared.validate()
+        guard let stored else {
+            if configuration.readOnly {
+                throw ObjDBError.schemaMismatch(
+                    path: path, differences: declared.types.map { "type \($0.name) is new" })
+            }
+            schema = declared
+            migration = SchemaChange(from: nil, to: declared, migrate: nil)
+            return
+        }
+        if stored.version > configuration.schemaVersion {
+            throw ObjDBError.newerSchemaVersion(
+                path: path, stored: stored.version, declared: configuration.schemaVersion)
+        }
+        let differences = StoredSchema.differences(stored: stored, declared: declared)
+        if stored.version == configuration.schemaVersion {
+            guard differences.isEmpty else { throw ObjDBError.schemaMismatch(path: path, differences: differences) }
+            schema = declared
+            migration = nil
+            return
+        }
+        if configuration.readOnly {
+            throw ObjDBError.schemaMismatch(
+                path: path,
+                differences: [
+                    "schema version \(configuration.schemaVersion) declared, \(stored.version) stored; "
+                        + "a read-only store cannot migrate"
+                ] + differences)
+        }
+        for type in declared.types {
+            if let old = stored[type.name],
+                old.primaryKey?.name != type.primaryKey?.name
+                    || (old.primaryKey.map { StoredSchema.sameStorage($0, type.primaryKey!) } == false)
+            {
+                throw ObjDBError.invalidSchema(
+                    type: type.name,
+                    reason: "its primary key changed from \(old.primaryKey?.name ?? "none") to "
+                        + "\(type.primaryKey?.name ?? "none"); copy the objects to a new type instead")
+            }
+        }
+        schema = declared
+        migration = SchemaChange(from: stored, to: declared, migrate: configuration.migration)
+    }
+
+    /// The databases of every type, created when missing and the transaction may write.
+    func openDatabases(in transaction: Transaction) throws -> DatabaseHandles {
+        let create: DatabaseOptions = transaction.isReadOnly ? [] : .create
+        var handles = DatabaseHandles()
+        handles.meta = try transaction.openDatabaseIfPresent(named: StoreFormat.metaDatabaseName, options: create)
+        handles.backlinks = try transaction.openDatabaseIfPresent(
+            named: DatabaseHandles.backlinksName, options: create.union(.duplicateSort))
+        for type in schema.types where !type.isEmbedded {
+            handles.tables[type.name] = try transaction.openDatabaseIfPresent(
+                named: TypeBinding.tableName(type.name), options: create)
+            for property in type.properties where property.isIndexed {
+                let options = property.index == .regular ? create.union(.duplicateSort) : create
+                handles.indexes[type.name, default: [:]][property.name] = try transaction.openDatabaseIfPresent(
+                    named: TypeBinding.indexName(type.name, propertyID: property.id), options: options)
+            }
+        }
+        return handles
+    }
+}
+
+/// The named databases a ``Database`` uses.
+struct DatabaseHandles {
+    /// The backlinks database: for each linked object, the objects linking to it.
+    static let backlinksName = "objdb.backlinks"
+
+    var meta: DatabaseHandle?
+    var backlinks: DatabaseHandle?
+    var tables: [String: DatabaseHandle] = [:]
+    var indexes: [String: [String: DatabaseHandle]] = [:]
+}

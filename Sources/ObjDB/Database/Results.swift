@@ -1,0 +1,108 @@
+/// The objects of one type, read lazily: nothing is decoded until an element is read.
+///
+/// ```swift
+/// let tweets = view.objects(Tweet.self)
+/// print(tweets.count)          // from the table's statistics, no decoding
+/// for tweet in tweets.prefix(20) { print(tweet.text) }
+/// ```
+///
+/// A `Results` reads the snapshot of the view it came from.
+public struct Results<Element: Object>: RandomAccessCollection {
+    let context: StoreContext
+    let binding: TypeBinding
+    private let keys: KeyList
+
+    init(context: StoreContext, binding: TypeBinding) {
+        self.context = context
+        self.binding = binding
+        self.keys = KeyList(context: context, binding: binding)
+    }
+
+    /// The position of the first object.
+    public var startIndex: Int { 0 }
+    /// The position after the last object.
+    public var endIndex: Int { keys.count }
+
+    /// The object at `position`.
+    public subscript(position: Int) -> Element {
+        let key = keys.key(at: position)
+        guard
+            let objectKey = key.withUnsafeBytes({
+                ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
+            })
+        else {
+            preconditionFailure("A \(binding.schema.name) key in \(context.database.configuration.path) is damaged.")
+        }
+        return context.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+    }
+
+    /// Iterates the objects as they were when iteration began, even if the loop
+    /// changes them (as Realm's `for … in` does).
+    public func makeIterator() -> Iterator {
+        Iterator(results: self, keys: keys.snapshot())
+    }
+
+    /// Walks a snapshot of the keys of a ``Results``.
+    public struct Iterator: IteratorProtocol {
+        let results: Results
+        let keys: [[UInt8]]
+        var position = 0
+
+        /// The next object that still exists, or `nil` at the end.
+        public mutating func next() -> Element? {
+            while position < keys.count {
+                let key = keys[position]
+                position += 1
+                let binding = results.binding
+                guard
+                    let objectKey = key.withUnsafeBytes({
+                        ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
+                    }),
+                    (try? results.context.record(in: binding, key: key)) != nil
+                else { continue }
+                return results.context.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+            }
+            return nil
+        }
+    }
+}
+
+/// The table keys of a ``Results``, read once per snapshot on first use.
+final class KeyList {
+    private let context: StoreContext
+    private let binding: TypeBinding
+    private var keys: [[UInt8]] = []
+    private var generation: UInt64 = .max
+
+    init(context: StoreContext, binding: TypeBinding) {
+        self.context = context
+        self.binding = binding
+    }
+
+    var count: Int {
+        if generation == context.generation { return keys.count }
+        guard let table = binding.table else { return 0 }
+        do {
+            return try context.readTransaction().statistics(of: table).entries
+        } catch {
+            preconditionFailure("Counting \(binding.schema.name) failed: \(error)")
+        }
+    }
+
+    func key(at position: Int) -> [UInt8] {
+        snapshot()[position]
+    }
+
+    /// The keys as of the context's current snapshot.
+    func snapshot() -> [[UInt8]] {
+        if generation != context.generation {
+            do {
+                keys = try context.allKeys(in: binding)
+            } catch {
+                preconditionFailure("Reading \(binding.schema.name) failed: \(error)")
+            }
+            generation = context.generation
+        }
+        return keys
+    }
+}

@@ -1,0 +1,156 @@
+/// Every object write goes through here, so that the record, its indexes and its
+/// backlinks change together, in the one LMDB write transaction.
+extension StoreContext {
+    /// Adds an unmanaged object (and the unmanaged objects it links to), or returns a managed one's key.
+    @discardableResult
+    func add(_ object: ObjectBase, policy: UpdatePolicy) throws -> (TypeBinding, ObjectKey) {
+        let binding = try database.binding(for: type(of: object))
+        if let accessor = object.accessor {
+            guard accessor.context.database === database else {
+                throw ObjDBError.invalidSchema(
+                    type: binding.schema.name, reason: "the object is managed by another database; add a copy")
+            }
+            guard try accessor.reader() != nil else { throw ObjDBError.objectInvalidated(type: binding.schema.name) }
+            return (binding, accessor.objectKey)
+        }
+        if let adding = objectsBeingAdded[ObjectIdentifier(object)] { return adding }
+        guard !binding.schema.isEmbedded else {
+            throw ObjDBError.invalidSchema(
+                type: binding.schema.name, reason: "embedded objects are added with their owner")
+        }
+
+        let storing = _StoringContext(context: self, policy: policy)
+        let properties = try DiscoveredType.of(type(of: object)).persistedProperties(of: object)
+        let key: ObjectKey
+        if let primaryKey = binding.primaryKey {
+            let ordinal = binding.propertiesByOrdinal.firstIndex { $0 === primaryKey }!
+            key = try objectKey(from: try properties[ordinal].storedValue(storing), in: binding)
+        } else {
+            key = .internalID(try nextInternalID(for: binding))
+        }
+        objectsBeingAdded[ObjectIdentifier(object)] = (binding, key)
+        defer { objectsBeingAdded[ObjectIdentifier(object)] = nil }
+
+        var values = [StoredValue](repeating: .null, count: binding.properties.count)
+        for (ordinal, property) in properties.enumerated() {
+            values[binding.propertiesByOrdinal[ordinal].position] = try property.storedValue(storing)
+        }
+        let keyBytes = try put(values, key: key, in: binding, policy: policy)
+        object.accessor = ObjectAccessor(context: self, binding: binding, key: keyBytes, objectKey: key)
+        return (binding, key)
+    }
+
+    /// The object key a primary-key value gives.
+    func objectKey(from value: StoredValue, in binding: TypeBinding) throws -> ObjectKey {
+        guard let primaryKey = binding.primaryKey,
+            let key = ObjectKeyCodec.key(fromPrimaryKey: value, type: primaryKey.schema.type)
+        else {
+            throw ObjDBError.typeMismatch(
+                type: binding.schema.name, property: binding.primaryKey?.schema.name ?? "(primary key)",
+                expected: binding.primaryKey?.schema.typeDescription ?? "a primary key", found: value.kindName)
+        }
+        return key
+    }
+
+    /// Stores an object's values under `key`, inserting or updating by `policy`, and keeps its
+    /// indexes and backlinks in step.
+    ///
+    /// - Returns: the table key.
+    @discardableResult
+    func put(_ values: [StoredValue], key: ObjectKey, in binding: TypeBinding, policy: UpdatePolicy) throws -> [UInt8] {
+        let transaction = try writeTransaction("add \(binding.schema.name)")
+        guard let table = binding.table else { throw ObjDBError.unknownType(binding.schema.name) }
+        let keyBytes = ObjectKeyCodec.encode(key)
+        if keyBytes.count > database.environment.maxKeySize {
+            throw ObjDBError.keyTooLarge(
+                size: keyBytes.count, maximum: database.environment.maxKeySize,
+                operation: "primary key of \(binding.schema.name)")
+        }
+        let old = try record(in: binding, key: keyBytes).map { self.values(of: $0, in: binding) }
+        if old != nil, policy == .error {
+            throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
+        }
+        if let old, policy == .modified, old == values { return keyBytes }
+        try checkUniqueIndexes(values, old: old, key: keyBytes, in: binding)
+
+        let record = try RecordCodec(schema: database.schemaIndex).encode(values, as: binding.schema)
+        let append: PutOptions = old == nil && binding.primaryKey == nil ? .append : []
+        try keyBytes.withUnsafeBytes { key in
+            try record.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: table, options: append) }
+        }
+        didWrite()
+        try updateIndexes(from: old, to: values, key: keyBytes, in: binding)
+        try updateBacklinks(from: old, to: values, key: keyBytes, in: binding)
+        return keyBytes
+    }
+
+    /// Replaces one property's value of a managed object (or of the embedded object it reaches).
+    func setValue(_ value: StoredValue, of property: BoundProperty, in accessor: ObjectAccessor) throws {
+        if let owner = accessor.owner {
+            guard let reader = try accessor.reader() else {
+                throw ObjDBError.objectInvalidated(type: accessor.binding.schema.name)
+            }
+            var values = self.values(of: reader, in: accessor.binding)
+            values[property.position] = value
+            let embedded = StoredValue.embedded(
+                Dictionary(uniqueKeysWithValues: zip(accessor.binding.schema.properties.map(\.name), values)))
+            let replacement: StoredValue
+            if let element = owner.element {
+                guard let ownerReader = try owner.accessor.reader(),
+                    case .list(var elements) = self.values(of: ownerReader, in: owner.accessor.binding)[
+                        owner.property.position], element < elements.count
+                else { throw ObjDBError.objectInvalidated(type: accessor.binding.schema.name) }
+                elements[element] = embedded
+                replacement = .list(elements)
+            } else {
+                replacement = embedded
+            }
+            try setValue(replacement, of: owner.property, in: owner.accessor)
+            return
+        }
+        guard let reader = try accessor.reader() else {
+            throw ObjDBError.objectInvalidated(type: accessor.binding.schema.name)
+        }
+        var values = self.values(of: reader, in: accessor.binding)
+        if property.schema.isPrimaryKey, values[property.position] != value {
+            throw ObjDBError.primaryKeyChanged(type: accessor.binding.schema.name)
+        }
+        values[property.position] = value
+        try put(values, key: accessor.objectKey, in: accessor.binding, policy: .modified)
+    }
+
+    /// Deletes the object with table key `key`: nullifies links to it, removes it
+    /// from lists, sets and maps, and removes its index entries and backlinks.
+    func delete(key: [UInt8], in binding: TypeBinding) throws {
+        let transaction = try writeTransaction("delete \(binding.schema.name)")
+        guard let table = binding.table, try record(in: binding, key: key) != nil else {
+            throw ObjDBError.objectInvalidated(type: binding.schema.name)
+        }
+        try unlinkIncoming(to: key, in: binding)
+        guard let reader = try record(in: binding, key: key) else { return }
+        let values = self.values(of: reader, in: binding)
+        try updateIndexes(from: values, to: nil, key: key, in: binding)
+        try updateBacklinks(from: values, to: nil, key: key, in: binding)
+        try key.withUnsafeBytes { _ = try transaction.delete($0, in: table) }
+        didWrite()
+    }
+
+    /// Deletes every object of a type, one by one, so links to them are cleared.
+    func deleteAll(in binding: TypeBinding) throws {
+        for key in try allKeys(in: binding) {
+            try delete(key: key, in: binding)
+        }
+    }
+
+    /// Every table key of a type, in key order.
+    func allKeys(in binding: TypeBinding) throws -> [[UInt8]] {
+        guard let table = binding.table else { return [] }
+        let cursor = try readTransaction().cursor(table)
+        var keys: [[UInt8]] = []
+        try cursor.forEach { entry in
+            keys.append(Array(entry.key))
+            return true
+        }
+        return keys
+    }
+}

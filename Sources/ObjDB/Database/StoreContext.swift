@@ -1,0 +1,191 @@
+/// The transaction a view or write transaction reads through, and what its
+/// managed objects need to find their records.
+///
+/// A context starts a read transaction lazily, on its first read, and keeps it
+/// (one pinned snapshot) until refreshed or closed. During a write it holds the
+/// write transaction instead. `generation` changes whenever records may have
+/// moved (a new snapshot, or any write), so cached record pointers are re-fetched.
+final class StoreContext {
+    let database: Database
+    private var transaction: Transaction?
+    /// Changes whenever cached record pointers may be stale.
+    private(set) var generation: UInt64 = 0
+    /// Whether the context was closed: its objects are invalidated.
+    private(set) var isClosed = false
+    /// Internal-ID counters read or advanced by this write, flushed on commit.
+    var sequences: [String: UInt64] = [:]
+    /// Unmanaged objects being added now, so links between them (cycles too) resolve.
+    var objectsBeingAdded: [ObjectIdentifier: (TypeBinding, ObjectKey)] = [:]
+    /// An error from a property assignment, which cannot throw: the commit throws it instead.
+    var deferredError: (any Error)?
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    /// A context that uses `transaction`, owned by its caller (the opening migration).
+    init(database: Database, adopting transaction: Transaction) {
+        self.database = database
+        self.transaction = transaction
+    }
+
+    deinit {
+        transaction?.abort()
+    }
+
+    /// Whether the context holds a write transaction.
+    var isWriting: Bool {
+        guard let transaction else { return false }
+        return !transaction.isReadOnly
+    }
+
+    /// The transaction to read through: the write transaction, or the (lazily begun) read snapshot.
+    func readTransaction() throws -> Transaction {
+        precondition(!isClosed, "A closed view was used.")
+        if let transaction { return transaction }
+        let transaction = try database.environment.beginRead()
+        self.transaction = transaction
+        return transaction
+    }
+
+    /// The write transaction; a precondition of every write.
+    func writeTransaction(_ operation: String) throws -> Transaction {
+        guard let transaction, !transaction.isReadOnly else {
+            throw ObjDBError.notInWriteTransaction(operation: operation)
+        }
+        return transaction
+    }
+
+    /// Ends the read snapshot (if any) and begins the write transaction, at the latest state.
+    func beginWrite() throws {
+        precondition(!isClosed, "A closed view was used.")
+        precondition(!isWriting, "A write transaction is already open in this view.")
+        transaction?.abort()
+        transaction = nil
+        generation &+= 1
+        transaction = try database.environment.beginWrite()
+    }
+
+    /// Commits the write; the context then reads the state it committed.
+    func commitWrite() throws {
+        let transaction = try writeTransaction("commit")
+        if let deferredError {
+            cancelWrite()
+            throw deferredError
+        }
+        do {
+            try flushSequences(in: transaction)
+            try transaction.commit()
+        } catch {
+            cancelWrite()
+            throw error
+        }
+        self.transaction = nil
+        sequences = [:]
+        generation &+= 1
+    }
+
+    /// Discards the write.
+    func cancelWrite() {
+        transaction?.abort()
+        transaction = nil
+        sequences = [:]
+        objectsBeingAdded = [:]
+        deferredError = nil
+        generation &+= 1
+    }
+
+    /// Moves a read snapshot to the latest committed state (a write is left alone).
+    func refresh() {
+        guard !isWriting else { return }
+        transaction?.abort()
+        transaction = nil
+        generation &+= 1
+    }
+
+    /// Ends the context: its objects are invalidated.
+    func close() {
+        transaction?.abort()
+        transaction = nil
+        isClosed = true
+        generation &+= 1
+    }
+
+    /// Lets go of an adopted transaction without ending it: its owner commits or aborts it.
+    func releaseAdoptedTransaction() {
+        transaction = nil
+        isClosed = true
+        generation &+= 1
+    }
+
+    /// Records that a write may have moved records.
+    @inline(__always)
+    func didWrite() {
+        generation &+= 1
+    }
+
+    /// The record of the object with table key `key`, or `nil` when there is none.
+    func record(in binding: TypeBinding, key: [UInt8]) throws -> RecordReader? {
+        guard let table = binding.table else { return nil }
+        let transaction = try readTransaction()
+        guard let bytes = try key.withUnsafeBytes({ try transaction.get($0, in: table) }) else { return nil }
+        guard let reader = RecordReader(validating: bytes) else {
+            throw ObjDBError.corruptRecord(
+                path: database.configuration.path, type: binding.schema.name, reason: "its slot table is inconsistent")
+        }
+        return reader
+    }
+
+    /// Every stored value of a record, parallel to the type's properties.
+    func values(of reader: RecordReader, in binding: TypeBinding) -> [StoredValue] {
+        let codec = ValueCodec(schema: database.schemaIndex)
+        return binding.properties.map { property in
+            property.schema.isStored ? codec.decodeField(reader.field(property.slot), of: property.schema) : .null
+        }
+    }
+
+    /// A managed object of class `type` for the stored object `key`, or `nil` when it does not exist.
+    func object<T: ObjectBase>(_ type: T.Type, key: ObjectKey) throws -> T? {
+        let binding = try database.binding(for: type)
+        let keyBytes = ObjectKeyCodec.encode(key)
+        guard try record(in: binding, key: keyBytes) != nil else { return nil }
+        return makeObject(type, binding: binding, keyBytes: keyBytes, key: key)
+    }
+
+    /// A managed object for a key known to exist.
+    func makeObject<T: ObjectBase>(_ type: T.Type, binding: TypeBinding, keyBytes: [UInt8], key: ObjectKey) -> T {
+        let object = binding.swiftType.map { ($0 as! T.Type).init() } ?? type.init()
+        object.accessor = ObjectAccessor(context: self, binding: binding, key: keyBytes, objectKey: key)
+        return object
+    }
+
+    private func flushSequences(in transaction: Transaction) throws {
+        guard let meta = database.meta else { return }
+        for (type, next) in sequences {
+            let key = Array("seq.\(type)".utf8)
+            let value = withUnsafeBytes(of: next.bigEndian) { Array($0) }
+            try key.withUnsafeBytes { key in
+                try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: meta) }
+            }
+        }
+    }
+
+    /// The next internal ID of a type without a primary key; IDs only grow, and are never reused.
+    func nextInternalID(for binding: TypeBinding) throws -> UInt64 {
+        let name = binding.schema.name
+        if let next = sequences[name] {
+            sequences[name] = next + 1
+            return next
+        }
+        let transaction = try writeTransaction("insert")
+        var next: UInt64 = 1
+        if let meta = database.meta {
+            let key = Array("seq.\(name)".utf8)
+            if let stored = try key.withUnsafeBytes({ try transaction.get($0, in: meta) }), stored.count == 8 {
+                next = UInt64(bigEndian: stored.loadUnaligned(as: UInt64.self))
+            }
+        }
+        sequences[name] = next + 1
+        return next
+    }
+}

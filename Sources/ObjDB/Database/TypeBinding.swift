@@ -1,0 +1,70 @@
+/// One object type as a particular database stores it: its stored schema, its
+/// tables, and how its class's properties map to stored properties.
+final class TypeBinding: @unchecked Sendable {
+    // @unchecked because `swiftType` is a metatype; everything else is immutable.
+
+    /// The stored schema, with property IDs.
+    let schema: ObjectSchema
+    /// The class, when the database was opened with it.
+    let swiftType: ObjectBase.Type?
+    /// The object table; `nil` for embedded types, which live inside their owners.
+    let table: DatabaseHandle?
+    /// The properties, parallel to `schema.properties`.
+    let properties: [BoundProperty]
+    /// The properties by the ordinal of the class's `@Persisted` declarations.
+    let propertiesByOrdinal: [BoundProperty]
+    /// The primary key, if any.
+    let primaryKey: BoundProperty?
+    private let byName: [String: BoundProperty]
+
+    init(
+        schema: ObjectSchema, swiftType: ObjectBase.Type?, discovered: DiscoveredType?, table: DatabaseHandle?,
+        indexes: [String: DatabaseHandle]
+    ) {
+        self.schema = schema
+        self.swiftType = swiftType
+        self.table = table
+        let properties = schema.properties.enumerated().map { position, property in
+            BoundProperty(schema: property, position: position, index: indexes[property.name])
+        }
+        self.properties = properties
+        byName = Dictionary(properties.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
+        primaryKey = properties.first { $0.schema.isPrimaryKey }
+        if let discovered {
+            let byName = self.byName
+            propertiesByOrdinal = discovered.propertyIndexByOrdinal.map { index in
+                byName[discovered.schema.properties[index].name]!
+            }
+        } else {
+            propertiesByOrdinal = []
+        }
+    }
+
+    /// The property named `name`.
+    subscript(name: String) -> BoundProperty? { byName[name] }
+
+    /// The name of the object table of type `name`.
+    static func tableName(_ name: String) -> String { "obj.\(name)" }
+
+    /// The name of the index of property ID `id` of type `name`.
+    static func indexName(_ name: String, propertyID id: UInt16) -> String { "idx.\(name).\(id)" }
+}
+
+/// One property of a bound type.
+final class BoundProperty: Sendable {
+    /// The stored description.
+    let schema: PropertySchema
+    /// Its position in the type's property list (and in value arrays).
+    let position: Int
+    /// Its secondary index, if it has one.
+    let index: DatabaseHandle?
+
+    init(schema: PropertySchema, position: Int, index: DatabaseHandle?) {
+        self.schema = schema
+        self.position = position
+        self.index = index
+    }
+
+    /// The record slot.
+    var slot: Int { Int(schema.id) }
+}

@@ -1,0 +1,123 @@
+/// A write in progress: everything done through it commits together, or not at all.
+///
+/// ```swift
+/// try db.write { transaction in
+///     let user = try transaction.create(TwitterUser.self, value: ["id": 12, "screenName": "jack"], update: .modified)
+///     let tweet = Tweet()
+///     tweet.id = 20
+///     tweet.user = user
+///     try transaction.add(tweet)
+/// }
+/// ```
+///
+/// Objects, their indexes, their links and the backlinks behind them all
+/// change in one LMDB transaction. Managed objects read through the transaction
+/// see its changes at once.
+///
+/// - Warning: A write transaction belongs to the thread that began it.
+///
+/// ## Topics
+/// - ``add(_:update:)``
+/// - ``create(_:value:update:)``
+/// - ``delete(_:)``
+/// - ``deleteAll(_:)``
+/// - ``commit()``
+/// - ``cancel()``
+public final class WriteTransaction {
+    let context: StoreContext
+    private var isFinished = false
+
+    init(context: StoreContext) {
+        self.context = context
+    }
+
+    deinit {
+        if !isFinished { context.cancelWrite() }
+    }
+
+    /// Adds an unmanaged object, and the unmanaged objects it links to; the same instance becomes managed.
+    ///
+    /// - Parameter update: what to do when an object with the same primary key exists.
+    /// - Throws: ``ObjDBError/primaryKeyExists(type:key:)`` under ``UpdatePolicy/error``,
+    ///   ``ObjDBError/uniqueConstraintViolated(type:property:value:)``, ``ObjDBError/keyTooLarge(size:maximum:operation:)``.
+    public func add(_ object: Object, update: UpdatePolicy = .error) throws {
+        try context.add(object, policy: update)
+    }
+
+    /// Adds each of `objects`.
+    public func add<Objects: Sequence>(_ objects: Objects, update: UpdatePolicy = .error) throws
+    where Objects.Element: Object {
+        for object in objects { try context.add(object, policy: update) }
+    }
+
+    /// Creates (or, by `update`, updates) an object of `type` from a dictionary of property values.
+    ///
+    /// Values may be Swift values (`Int`, `String`, `Date`, …), arrays for lists
+    /// and sets, dictionaries for maps and embedded objects, objects or
+    /// dictionaries for links (creating or updating the linked object), or
+    /// ``StoredValue``s. A property left out keeps its stored value when updating,
+    /// and takes its type's default when creating.
+    @discardableResult
+    public func create<T: Object>(_ type: T.Type, value: [String: Any], update: UpdatePolicy = .error) throws -> T {
+        let binding = try context.database.binding(for: type)
+        let (keyBytes, key) = try context.create(binding, from: value, policy: update)
+        return context.makeObject(type, binding: binding, keyBytes: keyBytes, key: key)
+    }
+
+    /// Deletes a managed object; links to it become `nil`, and lists, sets and maps drop it.
+    ///
+    /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object.
+    public func delete(_ object: Object) throws {
+        guard let accessor = object.accessor, accessor.context.database === context.database else {
+            throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Swift.type(of: object)))
+        }
+        try context.delete(key: accessor.key, in: accessor.binding)
+    }
+
+    /// Deletes each of `objects`.
+    public func delete<Objects: Sequence>(_ objects: Objects) throws where Objects.Element: Object {
+        for object in Array(objects) { try delete(object) }
+    }
+
+    /// Deletes every object of `type`.
+    public func deleteAll<T: Object>(_ type: T.Type) throws {
+        try context.deleteAll(in: try context.database.binding(for: type))
+    }
+
+    /// Deletes every object of every type.
+    public func deleteAll() throws {
+        for binding in context.database.bindings.values where !binding.schema.isEmbedded {
+            try context.deleteAll(in: binding)
+        }
+    }
+
+    /// Every object of `type`, as this transaction sees them.
+    public func objects<T: Object>(_ type: T.Type) -> Results<T> {
+        ReadView(context: context).objects(type)
+    }
+
+    /// The object of `type` whose primary key is `key`, as this transaction sees it, or `nil`.
+    public func object<T: Object>(ofType type: T.Type, forPrimaryKey key: some PrimaryKeyValue) -> T? {
+        ReadView(context: context).object(ofType: type, forPrimaryKey: key)
+    }
+
+    /// Makes every change durable and visible to others, and ends the transaction.
+    ///
+    /// - Throws: an error a property assignment met (such as a unique-index
+    ///   violation); the transaction is then rolled back.
+    public func commit() throws {
+        precondition(!isFinished, "The write transaction has already ended.")
+        isFinished = true
+        try context.commitWrite()
+    }
+
+    /// Discards every change and ends the transaction.
+    public func cancel() {
+        guard !isFinished else { return }
+        isFinished = true
+        context.cancelWrite()
+    }
+}
+
+@available(*, unavailable, message: "a write transaction belongs to the thread that began it")
+extension WriteTransaction: Sendable {}

@@ -1,0 +1,132 @@
+/// The byte layout of an object record: a table of slots, one per property ID,
+/// then the fields' bytes.
+///
+/// ```
+/// offset 0   u8        record version (1)
+/// offset 1   u8        flags (0)
+/// offset 2   u16 LE    slot count n
+/// offset 4   n × u32 LE  slot entries, slot i for property ID i
+/// 4 + 4n     …         data: the fields' bytes, in slot order
+/// ```
+///
+/// A slot entry is `0xFFFF_FFFF` when the record holds no value for the
+/// property (it was added after the record was written: the reader uses the
+/// property's default), `0x8000_0000 | offset` when the value is `nil`, and
+/// otherwise the offset of the field in the data region. A field ends where
+/// the next present or `nil` slot's field starts, or at the end of the record.
+///
+/// Invariants: offsets never decrease with the slot index, and every offset
+/// lies within the data region. ``RecordReader/init(validating:)`` checks both
+/// before any field is read, so a damaged record is an error, never a crash.
+enum RecordLayout {
+    static let version: UInt8 = 1
+    static let headerSize = 4
+    static let absent: UInt32 = 0xFFFF_FFFF
+    static let nullFlag: UInt32 = 0x8000_0000
+}
+
+/// One field of a record, as a reader finds it.
+enum RecordField {
+    /// The record predates the property: use its default.
+    case absent
+    /// The value is `nil`.
+    case null
+    /// The field's bytes, in the record (no copy).
+    case bytes(UnsafeRawBufferPointer)
+}
+
+/// Reads fields of one record in place.
+struct RecordReader {
+    let record: UnsafeRawBufferPointer
+    let slotCount: Int
+
+    /// Checks the record's structure; `nil` when it is damaged.
+    init?(validating record: UnsafeRawBufferPointer) {
+        guard record.count >= RecordLayout.headerSize, record[0] == RecordLayout.version else { return nil }
+        let count = Int(UInt16(littleEndian: record.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+        let dataStart = RecordLayout.headerSize + 4 * count
+        guard dataStart <= record.count else { return nil }
+        var previous: UInt32 = 0
+        for slot in 0..<count {
+            let entry = UInt32(
+                littleEndian: record.loadUnaligned(fromByteOffset: RecordLayout.headerSize + 4 * slot, as: UInt32.self))
+            if entry == RecordLayout.absent { continue }
+            let offset = entry & ~RecordLayout.nullFlag
+            guard offset >= previous, dataStart + Int(offset) <= record.count else { return nil }
+            previous = offset
+        }
+        self.record = record
+        self.slotCount = count
+    }
+
+    /// The field of property ID `slot`.
+    @inline(__always)
+    func field(_ slot: Int) -> RecordField {
+        guard slot < slotCount else { return .absent }
+        let entry = self.entry(slot)
+        if entry == RecordLayout.absent { return .absent }
+        if entry & RecordLayout.nullFlag != 0 { return .null }
+        let dataStart = RecordLayout.headerSize + 4 * slotCount
+        let start = dataStart + Int(entry)
+        var end = record.count
+        var next = slot + 1
+        while next < slotCount {
+            let following = self.entry(next)
+            if following != RecordLayout.absent {
+                end = dataStart + Int(following & ~RecordLayout.nullFlag)
+                break
+            }
+            next += 1
+        }
+        return .bytes(UnsafeRawBufferPointer(rebasing: record[start..<end]))
+    }
+
+    @inline(__always)
+    private func entry(_ slot: Int) -> UInt32 {
+        UInt32(littleEndian: record.loadUnaligned(fromByteOffset: RecordLayout.headerSize + 4 * slot, as: UInt32.self))
+    }
+}
+
+/// Builds a record field by field, in increasing slot order.
+struct RecordWriter {
+    private var slots: [UInt32]
+    private(set) var data: [UInt8] = []
+
+    init(slotCount: Int) {
+        slots = Array(repeating: RecordLayout.absent, count: slotCount)
+    }
+
+    /// Stores `nil` for `slot`.
+    mutating func setNull(_ slot: Int) {
+        slots[slot] = RecordLayout.nullFlag | UInt32(data.count)
+    }
+
+    /// Starts the field of `slot`; append its bytes to ``data`` next.
+    mutating func beginField(_ slot: Int) {
+        slots[slot] = UInt32(data.count)
+    }
+
+    /// Appends bytes to the field begun last.
+    mutating func append<Bytes: Sequence>(contentsOf bytes: Bytes) where Bytes.Element == UInt8 {
+        data.append(contentsOf: bytes)
+    }
+
+    /// Appends a value's little-endian bytes to the field begun last.
+    mutating func appendLittleEndian<Integer: FixedWidthInteger>(_ value: Integer) {
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+
+    /// The finished record.
+    func finish() -> [UInt8] {
+        var record: [UInt8] = []
+        record.reserveCapacity(RecordLayout.headerSize + 4 * slots.count + data.count)
+        record.append(RecordLayout.version)
+        record.append(0)
+        withUnsafeBytes(of: UInt16(slots.count).littleEndian) { record.append(contentsOf: $0) }
+        for slot in slots {
+            withUnsafeBytes(of: slot.littleEndian) { record.append(contentsOf: $0) }
+        }
+        record.append(contentsOf: data)
+        return record
+    }
+}

@@ -1,0 +1,101 @@
+/// Applies a new schema to the file in the opening write transaction: tables and
+/// indexes for what is new, the migration closure, then the cleanup of what was removed.
+struct SchemaChange {
+    let from: Schema?
+    let to: Schema
+    let migrate: (@Sendable (Migration, UInt64) throws -> Void)?
+
+    init(from: Schema?, to: Schema, migrate: (@Sendable (Migration, UInt64) throws -> Void)?) {
+        self.from = from
+        self.to = to
+        self.migrate = migrate
+    }
+
+    func run(on database: Database, transaction: Transaction) throws {
+        let context = StoreContext(database: database, adopting: transaction)
+        defer { context.releaseAdoptedTransaction() }
+        if let from {
+            let oldBindings = try bindings(for: from, in: transaction)
+            if let migrate {
+                try migrate(
+                    Migration(context: context, oldSchema: from, newSchema: to, oldBindings: oldBindings), from.version)
+            }
+            try removeDropped(from: from, oldBindings: oldBindings, context: context)
+            try rebuildIndexes(from: from, database: database, context: context)
+            if linksChanged(from: from) { try rebuildBacklinks(database: database, context: context) }
+            if let deferred = context.deferredError { throw deferred }
+        }
+        try StoredSchema.write(to, in: transaction)
+    }
+
+    /// Bindings that read records as the old schema describes them.
+    private func bindings(for schema: Schema, in transaction: Transaction) throws -> [String: TypeBinding] {
+        var bindings: [String: TypeBinding] = [:]
+        for type in schema.types {
+            let table =
+                type.isEmbedded
+                ? nil : try transaction.openDatabaseIfPresent(named: TypeBinding.tableName(type.name))
+            bindings[type.name] = TypeBinding(schema: type, swiftType: nil, discovered: nil, table: table, indexes: [:])
+        }
+        return bindings
+    }
+
+    /// Empties the tables of removed types and the indexes no longer declared.
+    private func removeDropped(from: Schema, oldBindings: [String: TypeBinding], context: StoreContext) throws {
+        let transaction = try context.writeTransaction("migration")
+        for type in from.types where !type.isEmbedded {
+            let kept = to[type.name]
+            if kept == nil, let table = oldBindings[type.name]?.table {
+                try transaction.removeAll(in: table)
+            }
+            for property in type.properties where property.isIndexed {
+                let stillIndexed =
+                    kept?.properties.contains { $0.id == property.id && $0.index == property.index } ?? false
+                if !stillIndexed,
+                    let index = try transaction.openDatabaseIfPresent(
+                        named: TypeBinding.indexName(type.name, propertyID: property.id))
+                {
+                    try transaction.removeAll(in: index)
+                }
+            }
+        }
+    }
+
+    /// Fills the indexes that are new in this schema.
+    private func rebuildIndexes(from: Schema, database: Database, context: StoreContext) throws {
+        for type in to.types {
+            guard let binding = database.bindings[type.name] else { continue }
+            for property in binding.properties where property.schema.isIndexed {
+                let old = from[type.name]?.properties.first { $0.id == property.schema.id }
+                if old?.index != property.schema.index {
+                    try context.buildIndex(of: property, in: binding)
+                }
+            }
+        }
+    }
+
+    private func linksChanged(from: Schema) -> Bool {
+        func links(_ schema: Schema) -> Set<String> {
+            Set(
+                schema.types.flatMap { type in
+                    type.properties.filter { $0.type == .object || $0.type == .embedded }
+                        .map { "\(type.name).\($0.id).\($0.objectType ?? "")" }
+                })
+        }
+        return links(from) != links(to)
+    }
+
+    /// Recomputes every backlink from the records (after links were added, removed or retyped).
+    private func rebuildBacklinks(database: Database, context: StoreContext) throws {
+        let transaction = try context.writeTransaction("migration")
+        guard let backlinks = database.backlinks else { return }
+        try transaction.removeAll(in: backlinks)
+        for binding in database.bindings.values where !binding.schema.isEmbedded {
+            for key in try context.allKeys(in: binding) {
+                guard let reader = try context.record(in: binding, key: key) else { continue }
+                try context.updateBacklinks(
+                    from: nil, to: context.values(of: reader, in: binding), key: key, in: binding)
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// What ``Object`` and ``EmbeddedObject`` share: unmanaged values in memory, or a managed
+/// object's accessor to its record.
+open class ObjectBase {
+    /// How the object reads and writes its record once the store manages it; `nil` while unmanaged.
+    var accessor: ObjectAccessor?
+
+    /// Creates an unmanaged object: its values stay in memory until it is added to a store.
+    public required init() {
+        PropertyOrdinal.reset()
+    }
+
+    /// Whether a store manages the object: its properties read from and write to its record.
+    public var isManaged: Bool { accessor != nil }
+
+    /// Whether the object was deleted, or the view it came from has closed.
+    ///
+    /// Reading a property of an invalidated object stops the program, as Realm
+    /// does; check this first where an object may have been deleted.
+    public var isInvalidated: Bool {
+        guard let accessor else { return false }
+        return !accessor.isValid
+    }
+
+    /// The view the object reads from, if the store manages it.
+    public var view: ReadView? {
+        accessor.map { ReadView(context: $0.context) }
+    }
+}
+
+/// A class whose instances ObjDB stores: subclass it and mark stored properties with ``Persisted``.
+///
+/// ```swift
+/// final class Tweet: Object {
+///     @Persisted(primaryKey: true) var id: Int64
+///     @Persisted var text = ""
+///     @Persisted(indexed: true) var createdAt = Date()
+///     @Persisted var user: TwitterUser?
+///     @Persisted var tags: List<Tag>
+/// }
+/// ```
+///
+/// A new instance is unmanaged: a plain Swift object. Adding it in a write
+/// transaction makes the same instance managed: its properties then read
+/// lazily from the store's memory map, and writing them is allowed only inside
+/// a write transaction.
+///
+/// - Warning: A managed object belongs to the view it came from, which is not
+///   `Sendable`: pass a ``ThreadSafeReference`` or the primary key across threads.
+open class Object: ObjectBase {
+    /// Creates an unmanaged object.
+    public required init() {
+        super.init()
+    }
+}
+
+/// An object owned by the object that holds it: stored inside its owner's record,
+/// deleted with it, never on its own.
+///
+/// ```swift
+/// final class Address: EmbeddedObject {
+///     @Persisted var street = ""
+///     @Persisted var city = ""
+/// }
+/// final class Brewery: Object {
+///     @Persisted(primaryKey: true) var name = ""
+///     @Persisted var address: Address?
+/// }
+/// ```
+open class EmbeddedObject: ObjectBase {
+    /// Creates an unmanaged embedded object.
+    public required init() {
+        super.init()
+    }
+}
+
+extension Object: Persistable {
+    public static var _schemaKind: _SchemaKind { _SchemaKind(.object, objectType: self) }
+    public static var _defaultValue: Self { Self() }
+    public static func _fromStored(_ value: StoredValue, _ context: _ManagedProperty) -> Self? {
+        guard case .link(_, let key) = value else { return nil }
+        return context.linkedObject(Self.self, key: key)
+    }
+    public func _toStored(_ context: _StoringContext) throws -> StoredValue {
+        try context.link(to: self)
+    }
+}
+
+extension EmbeddedObject: Persistable {
+    public static var _schemaKind: _SchemaKind { _SchemaKind(.embedded, objectType: self) }
+    public static var _defaultValue: Self { Self() }
+    public static func _read(_ property: _ManagedProperty) -> Self {
+        property.embeddedObject(Self.self) ?? Self()
+    }
+    public static func _fromStored(_ value: StoredValue, _ context: _ManagedProperty) -> Self? {
+        guard case .embedded = value else { return nil }
+        return context.embeddedObject(Self.self)
+    }
+    public func _toStored(_ context: _StoringContext) throws -> StoredValue {
+        try context.embeddedValue(of: self)
+    }
+}

@@ -1,0 +1,98 @@
+/// Marks a property of an ``Object`` or ``EmbeddedObject`` as stored.
+///
+/// ```swift
+/// final class TwitterUser: Object {
+///     @Persisted(primaryKey: true) var id: Int64
+///     @Persisted var name = ""
+///     @Persisted(indexed: true) var screenName = ""
+///     @Persisted(unique: true) var email: String?
+///     @Persisted(originProperty: "user") var tweets: LinkingObjects<Tweet>
+/// }
+/// ```
+///
+/// A property without an initial value starts at its type's default: zero,
+/// `false`, empty, or `nil`. Links to objects must be optional.
+@propertyWrapper
+public struct Persisted<Value: Persistable> {
+    /// The property's place among its object's persisted properties.
+    let ordinal: Int
+    /// The value while the object is unmanaged.
+    var unmanagedValue: Value
+    /// What the declaration asked for.
+    let declaration: PersistedDeclaration
+
+    /// Declares a stored property with an initial value.
+    ///
+    /// - Parameters:
+    ///   - primaryKey: the property identifies the object: an `Int64` (or other integer), `String` or `UUID`.
+    ///   - indexed: keep an index, so queries on the property need not scan.
+    ///   - unique: keep an index that refuses a value another object already has.
+    public init(wrappedValue: Value, primaryKey: Bool = false, indexed: Bool = false, unique: Bool = false) {
+        ordinal = PropertyOrdinal.next()
+        unmanagedValue = wrappedValue
+        declaration = PersistedDeclaration(
+            isPrimaryKey: primaryKey, index: unique ? .unique : indexed ? .regular : nil, originProperty: nil)
+    }
+
+    /// Declares a stored property that starts at its type's default value.
+    public init(primaryKey: Bool = false, indexed: Bool = false, unique: Bool = false) {
+        self.init(wrappedValue: Value._defaultValue, primaryKey: primaryKey, indexed: indexed, unique: unique)
+    }
+
+    /// Declares the inverse of a link: the objects whose `originProperty` links to this one.
+    public init<Origin: Object>(originProperty: String) where Value == LinkingObjects<Origin> {
+        ordinal = PropertyOrdinal.next()
+        unmanagedValue = LinkingObjects<Origin>()
+        declaration = PersistedDeclaration(isPrimaryKey: false, index: nil, originProperty: originProperty)
+    }
+
+    /// Unavailable: `@Persisted` works only on ``Object`` and ``EmbeddedObject`` subclasses.
+    @available(*, unavailable, message: "@Persisted can only be used on Object and EmbeddedObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError("@Persisted used outside an ObjDB object") }
+        // swift-format-ignore
+        set { fatalError("@Persisted used outside an ObjDB object") }
+    }
+
+    /// Reads and writes the property through its object: in memory while unmanaged, in the store once managed.
+    public static subscript<EnclosingSelf: ObjectBase>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Value {
+        get {
+            guard let accessor = object.accessor else { return object[keyPath: storageKeyPath].unmanagedValue }
+            return Value._read(accessor.property(ordinal: object[keyPath: storageKeyPath].ordinal))
+        }
+        set {
+            guard let accessor = object.accessor else {
+                object[keyPath: storageKeyPath].unmanagedValue = newValue
+                return
+            }
+            accessor.set(newValue, ordinal: object[keyPath: storageKeyPath].ordinal)
+        }
+    }
+}
+
+/// The options a ``Persisted`` declaration gave, read once when the schema is discovered.
+struct PersistedDeclaration {
+    var isPrimaryKey: Bool
+    var index: IndexKind?
+    var originProperty: String?
+}
+
+/// Lets schema discovery read a `Persisted` of any value type through `Mirror`.
+protocol DiscoverableProperty {
+    var ordinal: Int { get }
+    var declaration: PersistedDeclaration { get }
+    var schemaKind: _SchemaKind { get }
+    /// The current value, for copying an unmanaged object into the store.
+    func storedValue(_ context: _StoringContext) throws -> StoredValue
+}
+
+extension Persisted: DiscoverableProperty {
+    var schemaKind: _SchemaKind { Value._schemaKind }
+    func storedValue(_ context: _StoringContext) throws -> StoredValue {
+        try unmanagedValue._toStored(context)
+    }
+}

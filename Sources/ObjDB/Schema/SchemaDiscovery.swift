@@ -1,0 +1,142 @@
+import Synchronization
+
+/// What reflection found in one model class, discovered once per class and cached.
+final class DiscoveredType: @unchecked Sendable {
+    // @unchecked because `swiftType` is a metatype, immutable once discovered.
+
+    /// The class.
+    let swiftType: ObjectBase.Type
+    /// The declared schema; property IDs are assigned when a database binds it.
+    let schema: ObjectSchema
+    /// For each property ordinal, its index in `schema.properties`.
+    let propertyIndexByOrdinal: [Int]
+
+    private init(swiftType: ObjectBase.Type, schema: ObjectSchema, propertyIndexByOrdinal: [Int]) {
+        self.swiftType = swiftType
+        self.schema = schema
+        self.propertyIndexByOrdinal = propertyIndexByOrdinal
+    }
+
+    private static let cache = Mutex<[ObjectIdentifier: DiscoveredType]>([:])
+
+    /// The schema of `type`, discovered on first use.
+    ///
+    /// - Throws: ``ObjDBError/invalidSchema(type:reason:)`` when the class cannot be stored as declared.
+    static func of(_ type: ObjectBase.Type) throws -> DiscoveredType {
+        if let known = cache.withLock({ $0[ObjectIdentifier(type)] }) { return known }
+        let discovered = try discover(type)
+        return cache.withLock { cache in
+            if let known = cache[ObjectIdentifier(type)] { return known }
+            cache[ObjectIdentifier(type)] = discovered
+            return discovered
+        }
+    }
+
+    /// The name a class is stored under: its unqualified name.
+    static func name(of type: ObjectBase.Type) -> String {
+        String(describing: type)
+    }
+
+    /// The persisted properties of `object`, in ordinal order.
+    func persistedProperties(of object: ObjectBase) -> [any DiscoverableProperty] {
+        var found: [any DiscoverableProperty] = []
+        found.reserveCapacity(propertyIndexByOrdinal.count)
+        var mirror: Mirror? = Mirror(reflecting: object)
+        var levels: [Mirror] = []
+        while let current = mirror {
+            levels.append(current)
+            mirror = current.superclassMirror
+        }
+        for level in levels.reversed() {
+            for child in level.children {
+                if let property = child.value as? any DiscoverableProperty { found.append(property) }
+            }
+        }
+        return found.sorted { $0.ordinal < $1.ordinal }
+    }
+
+    private static func discover(_ type: ObjectBase.Type) throws -> DiscoveredType {
+        let name = self.name(of: type)
+        PropertyOrdinal.reset()
+        let prototype = type.init()
+        var levels: [Mirror] = []
+        var mirror: Mirror? = Mirror(reflecting: prototype)
+        while let current = mirror {
+            levels.append(current)
+            mirror = current.superclassMirror
+        }
+        var properties: [PropertySchema] = []
+        var ordinals: [Int] = []
+        for level in levels.reversed() {
+            for child in level.children {
+                guard let property = child.value as? any DiscoverableProperty, let label = child.label else { continue }
+                let propertyName = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                properties.append(try describe(property, named: propertyName, in: name))
+                ordinals.append(property.ordinal)
+            }
+        }
+        guard Set(ordinals) == Set(0..<ordinals.count) else {
+            throw ObjDBError.invalidSchema(
+                type: name,
+                reason:
+                    "its properties were created out of order; a property's initial value must not create an ObjDB object"
+            )
+        }
+        var indexByOrdinal = Array(repeating: 0, count: ordinals.count)
+        for (index, ordinal) in ordinals.enumerated() { indexByOrdinal[ordinal] = index }
+        let schema = ObjectSchema(name: name, properties: properties, isEmbedded: prototype is EmbeddedObject)
+        try validate(schema)
+        return DiscoveredType(swiftType: type, schema: schema, propertyIndexByOrdinal: indexByOrdinal)
+    }
+
+    private static func describe(
+        _ property: any DiscoverableProperty, named name: String, in type: String
+    ) throws -> PropertySchema {
+        let kind = property.schemaKind
+        let declaration = property.declaration
+        return PropertySchema(
+            name: name, type: kind.type, collection: kind.collection, isOptional: kind.isOptional,
+            isPrimaryKey: declaration.isPrimaryKey, index: declaration.index,
+            objectType: kind.objectType.map { self.name(of: $0) }, originProperty: declaration.originProperty)
+    }
+
+    /// Checks the rules one class must follow on its own; rules across classes are checked by ``Schema/validate()``.
+    static func validate(_ schema: ObjectSchema) throws {
+        func invalid(_ reason: String) -> ObjDBError { .invalidSchema(type: schema.name, reason: reason) }
+        let primaryKeys = schema.properties.filter(\.isPrimaryKey)
+        if primaryKeys.count > 1 {
+            throw invalid(
+                "it declares \(primaryKeys.count) primary keys (\(primaryKeys.map(\.name).joined(separator: ", ")))")
+        }
+        if schema.isEmbedded, let key = primaryKeys.first {
+            throw invalid("embedded objects have no primary key, but \(key.name) is one")
+        }
+        var names = Set<String>()
+        for property in schema.properties {
+            if !names.insert(property.name).inserted { throw invalid("two properties are named \(property.name)") }
+            let label = "\(property.name) (\(property.typeDescription))"
+            if property.isPrimaryKey {
+                guard property.type.canBePrimaryKey, property.collection == .single, !property.isOptional else {
+                    throw invalid("\(label) cannot be a primary key: use a non-optional Int64, Int, String or UUID")
+                }
+            }
+            if let index = property.index, !property.isPrimaryKey {
+                guard property.type.canBeIndexed, property.collection == .single else {
+                    throw invalid("\(label) cannot have a\(index == .unique ? " unique" : "n") index")
+                }
+            }
+            switch property.type {
+            case .object where property.collection == .single && !property.isOptional:
+                throw invalid("the link \(label) must be optional: declare it as \(property.objectType ?? "")?")
+            case .object where property.collection != .single && property.isOptional:
+                throw invalid("\(label) cannot hold nil links")
+            case .embedded where property.collection == .single && !property.isOptional:
+                throw invalid("the embedded object \(label) must be optional")
+            case .linkingObjects where property.originProperty == nil:
+                throw invalid("\(property.name) needs @Persisted(originProperty:)")
+            default:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Reads and writes the schema stored in the file, and compares it with the declared one.
+///
+/// The schema lives in the `objdb.meta` database under the key `schema`, as
+/// JSON: it is read once per open, so readability (by `objdb-inspect` and by
+/// people) wins over speed here, unlike records.
+enum StoredSchema {
+    static let key = Array("schema".utf8)
+
+    /// The schema stored in the file, or `nil` for a store that has none yet.
+    static func read(in transaction: Transaction) throws -> Schema? {
+        guard let meta = try transaction.openDatabaseIfPresent(named: StoreFormat.metaDatabaseName),
+            let bytes = try key.withUnsafeBytes({ try transaction.get($0, in: meta) })
+        else { return nil }
+        do {
+            return try JSONDecoder().decode(Schema.self, from: Data(bytes))
+        } catch {
+            throw ObjDBError.notAnObjDBStore(
+                path: transaction.environment.path, reason: "its stored schema cannot be read (\(error))")
+        }
+    }
+
+    /// Stores `schema`, replacing the one stored.
+    static func write(_ schema: Schema, in transaction: Transaction) throws {
+        let meta = try transaction.openDatabase(named: StoreFormat.metaDatabaseName, options: .create)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let bytes = [UInt8](try encoder.encode(schema))
+        try key.withUnsafeBytes { key in
+            try bytes.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: meta) }
+        }
+    }
+
+    /// The declared types with property IDs: a property keeps the ID of the stored
+    /// property it matches (same name, same kind), and a new one takes its type's next ID.
+    static func assignIDs(to declared: [ObjectSchema], version: UInt64, stored: Schema?) -> Schema {
+        var nextIDs = stored?.nextPropertyIDs ?? [:]
+        var types: [ObjectSchema] = []
+        for var type in declared {
+            let storedType = stored?[type.name]
+            var next = nextIDs[type.name] ?? 0
+            for index in type.properties.indices {
+                let property = type.properties[index]
+                if let match = storedType?[property.name], sameStorage(match, property) {
+                    type.properties[index].id = match.id
+                } else {
+                    type.properties[index].id = next
+                    next += 1
+                }
+            }
+            nextIDs[type.name] = max(next, (type.properties.map(\.id).max() ?? 0) + 1)
+            types.append(type)
+        }
+        return Schema(version: version, types: types, nextPropertyIDs: nextIDs)
+    }
+
+    /// Whether two descriptions of a property store their values alike (indexes aside).
+    static func sameStorage(_ left: PropertySchema, _ right: PropertySchema) -> Bool {
+        left.type == right.type && left.collection == right.collection && left.isOptional == right.isOptional
+            && left.objectType == right.objectType && left.isPrimaryKey == right.isPrimaryKey
+            && left.originProperty == right.originProperty
+    }
+
+    /// Every difference between the stored and the declared schema, one sentence each.
+    static func differences(stored: Schema, declared: Schema) -> [String] {
+        var differences: [String] = []
+        for type in declared.types where stored[type.name] == nil {
+            differences.append("type \(type.name) is new")
+        }
+        for type in stored.types where declared[type.name] == nil {
+            differences.append("type \(type.name) was removed")
+        }
+        for type in declared.types {
+            guard let old = stored[type.name] else { continue }
+            if old.isEmbedded != type.isEmbedded {
+                differences.append("\(type.name) is \(type.isEmbedded ? "now" : "no longer") embedded")
+            }
+            for property in type.properties {
+                guard let previous = old[property.name] else {
+                    differences.append("\(type.name).\(property.name) is new")
+                    continue
+                }
+                if !sameStorage(previous, property) {
+                    differences.append(
+                        "\(type.name).\(property.name): declared \(describe(property)), stored \(describe(previous))")
+                } else if previous.index != property.index {
+                    differences.append(
+                        "\(type.name).\(property.name): index \(property.index?.rawValue ?? "none") declared, "
+                            + "\(previous.index?.rawValue ?? "none") stored")
+                }
+            }
+            for property in old.properties where type[property.name] == nil {
+                differences.append("\(type.name).\(property.name) was removed")
+            }
+        }
+        return differences
+    }
+
+    private static func describe(_ property: PropertySchema) -> String {
+        property.typeDescription + (property.isPrimaryKey ? " (primary key)" : "")
+    }
+}
