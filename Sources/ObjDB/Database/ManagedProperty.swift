@@ -2,6 +2,13 @@
 public struct _ManagedProperty {
     let accessor: ObjectAccessor
     let property: BoundProperty
+    /// For an element of a list or set: its position.
+    var element: Int? = nil
+
+    /// The same property, addressing its element at `position`.
+    func element(_ position: Int) -> _ManagedProperty {
+        _ManagedProperty(accessor: accessor, property: property, element: position)
+    }
 
     /// The property's field in the current record.
     @inline(__always)
@@ -25,12 +32,13 @@ public struct _ManagedProperty {
 
     /// The embedded object the property holds, or `nil`.
     func embeddedObject<T: ObjectBase>(_ type: T.Type) -> T? {
-        guard case .bytes = field(), let name = property.schema.objectType,
-            let binding = accessor.context.database.bindings[name]
-        else { return nil }
+        guard let name = property.schema.objectType, let binding = accessor.context.database.bindings[name] else {
+            return nil
+        }
+        if element == nil, case .bytes = field() {} else if element == nil { return nil }
         let object = binding.swiftType.map { ($0 as! T.Type).init() } ?? type.init()
         object.accessor = ObjectAccessor(
-            embeddedIn: EmbeddedLocation(accessor: accessor, property: property, element: nil), binding: binding)
+            embeddedIn: EmbeddedLocation(accessor: accessor, property: property, element: element), binding: binding)
         return object
     }
 

@@ -52,6 +52,17 @@ extension StoreContext {
         return key
     }
 
+    /// The table key of `key`, checked against LMDB's key size limit.
+    func tableKey(for key: ObjectKey, in binding: TypeBinding) throws -> [UInt8] {
+        let keyBytes = ObjectKeyCodec.encode(key)
+        if keyBytes.count > database.environment.maxKeySize {
+            throw ObjDBError.keyTooLarge(
+                size: keyBytes.count, maximum: database.environment.maxKeySize,
+                operation: "primary key of \(binding.schema.name)")
+        }
+        return keyBytes
+    }
+
     /// Stores an object's values under `key`, inserting or updating by `policy`, and keeps its
     /// indexes and backlinks in step.
     ///
@@ -60,12 +71,7 @@ extension StoreContext {
     func put(_ values: [StoredValue], key: ObjectKey, in binding: TypeBinding, policy: UpdatePolicy) throws -> [UInt8] {
         let transaction = try writeTransaction("add \(binding.schema.name)")
         guard let table = binding.table else { throw ObjDBError.unknownType(binding.schema.name) }
-        let keyBytes = ObjectKeyCodec.encode(key)
-        if keyBytes.count > database.environment.maxKeySize {
-            throw ObjDBError.keyTooLarge(
-                size: keyBytes.count, maximum: database.environment.maxKeySize,
-                operation: "primary key of \(binding.schema.name)")
-        }
+        let keyBytes = try tableKey(for: key, in: binding)
         let old = try record(in: binding, key: keyBytes).map { self.values(of: $0, in: binding) }
         if old != nil, policy == .error {
             throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)

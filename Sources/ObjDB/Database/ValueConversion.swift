@@ -17,7 +17,9 @@ extension StoreContext {
         } else {
             key = .internalID(try nextInternalID(for: binding))
         }
-        let existing = try record(in: binding, key: ObjectKeyCodec.encode(key)).map { self.values(of: $0, in: binding) }
+        let existing = try record(in: binding, key: try tableKey(for: key, in: binding)).map {
+            self.values(of: $0, in: binding)
+        }
         if existing != nil, policy == .error {
             throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
         }

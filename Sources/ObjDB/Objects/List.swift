@@ -122,7 +122,7 @@ enum CollectionStorage<Element: Persistable> {
         case .managed(let property):
             return property.cachedElements {
                 guard case .list(let values) = property.storedValue() else { return [] }
-                return values.compactMap { Element._fromStored($0, property) }
+                return values.enumerated().compactMap { Element._fromStored($1, property.element($0)) }
             }
         }
     }

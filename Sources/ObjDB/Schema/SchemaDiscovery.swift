@@ -128,7 +128,7 @@ final class DiscoveredType: @unchecked Sendable {
             switch property.type {
             case .object where property.collection == .single && !property.isOptional:
                 throw invalid("the link \(label) must be optional: declare it as \(property.objectType ?? "")?")
-            case .object where property.collection != .single && property.isOptional:
+            case .object where (property.collection == .list || property.collection == .set) && property.isOptional:
                 throw invalid("\(label) cannot hold nil links")
             case .embedded where property.collection == .single && !property.isOptional:
                 throw invalid("the embedded object \(label) must be optional")
