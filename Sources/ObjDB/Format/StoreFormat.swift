@@ -29,7 +29,14 @@ package enum StoreFormat {
     /// - Throws: ``ObjDBError/notAnObjDBStore(path:reason:)`` for a foreign LMDB file
     ///   or a damaged header, ``ObjDBError/newerFormat(path:found:supported:)`` for a newer one.
     package static func open(path: String, options: EnvironmentOptions = .init()) throws -> (Environment, UInt32) {
-        let environment = try Environment.open(path: path, options: options)
+        try validate(try Environment.open(path: path, options: options))
+    }
+
+    /// Checks that `environment` is an ObjDB store of a format this build reads,
+    /// stamping a new or empty file when the environment may write.
+    package static func validate(_ environment: Environment) throws -> (Environment, UInt32) {
+        let path = environment.path
+        let options = environment.options
         let found = try environment.read { transaction in
             try readVersion(in: transaction)
         }

@@ -20,9 +20,7 @@ package struct StoreInfo: Sendable {
 
     /// Opens the store at `path` read-only and reads its report in one snapshot.
     package static func read(path: String) throws -> StoreInfo {
-        var options = EnvironmentOptions()
-        options.readOnly = true
-        let (environment, version) = try StoreFormat.open(path: path, options: options)
+        let (environment, version) = try StoreFormat.validate(try Environment.openForReading(path: path))
         let databases = try environment.read { transaction in
             try environment.databaseNames().map { name in
                 (name, try transaction.statistics(of: try transaction.openDatabase(named: name)))

@@ -59,6 +59,17 @@ package final class Environment: @unchecked Sendable {
         }
     }
 
+    /// The environment this process has open for `path`, in whatever mode, or a new read-only one.
+    ///
+    /// For tools that only read (`objdb-inspect`, checks): a second, read-only
+    /// open of a file this process has open would break LMDB's locks.
+    package static func openForReading(path: String) throws -> Environment {
+        if let existing = registry.withLock({ $0[canonicalPath(path)]?.environment }) { return existing }
+        var options = EnvironmentOptions()
+        options.readOnly = true
+        return try open(path: path, options: options)
+    }
+
     private init(path: String, options: EnvironmentOptions) throws {
         self.path = path
         self.options = options

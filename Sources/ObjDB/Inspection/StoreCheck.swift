@@ -1,0 +1,128 @@
+/// Verifies a whole store: every record decodes, every index entry points at an
+/// object holding its value and every object is indexed, every link reaches an
+/// existing object, and the backlinks are exactly the links.
+///
+/// `objdb-inspect check` prints what this finds; tests run it after every step.
+package struct StoreCheck {
+    let database: Database
+
+    package init(database: Database) {
+        self.database = database
+    }
+
+    /// Every problem found, one sentence each; empty for a sound store.
+    package func problems() throws -> [String] {
+        try database.read { view in
+            let context = view.context
+            var problems: [String] = []
+            var expectedBacklinks = Set<[UInt8]>()
+            for binding in database.bindings.values.sorted(by: { $0.schema.name < $1.schema.name })
+            where !binding.schema.isEmbedded {
+                try checkObjects(of: binding, context: context, backlinks: &expectedBacklinks, problems: &problems)
+                try checkIndexes(of: binding, context: context, problems: &problems)
+            }
+            try checkBacklinks(expected: expectedBacklinks, context: context, problems: &problems)
+            return problems
+        }
+    }
+
+    private func checkObjects(
+        of binding: TypeBinding, context: StoreContext, backlinks: inout Set<[UInt8]>, problems: inout [String]
+    ) throws {
+        guard let table = binding.table else { return }
+        let name = binding.schema.name
+        let transaction = try context.readTransaction()
+        var entries: [([UInt8], [UInt8])] = []
+        try transaction.cursor(table).forEach { entry in
+            entries.append((Array(entry.key), Array(entry.value)))
+            return true
+        }
+        for (key, record) in entries {
+            let label = key.withUnsafeBytes {
+                ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
+            }.map { "\(name)(\($0))" }
+            guard let label else {
+                problems.append("\(name): a key of \(key.count) bytes does not decode")
+                continue
+            }
+            guard let reader = record.withUnsafeBytes({ RecordReader(validating: $0) }) else {
+                problems.append("\(label): the record does not decode")
+                continue
+            }
+            let values = record.withUnsafeBytes { _ in context.values(of: reader, in: binding) }
+            if let primaryKey = binding.primaryKey,
+                let decoded = key.withUnsafeBytes({ ObjectKeyCodec.decode($0, primaryKeyType: primaryKey.schema.type) }
+                ),
+                values[primaryKey.position] != decoded.storedValue
+            {
+                problems.append("\(label): the primary-key property holds \(values[primaryKey.position])")
+            }
+            for property in binding.properties where property.schema.isIndexed {
+                guard let index = property.index,
+                    let indexKey = try context.indexKey(values[property.position], for: property, in: binding)
+                else { continue }
+                let cursor = try transaction.cursor(index)
+                var found = false
+                try cursor.forEach(from: KeyBound(indexKey), to: KeyBound(indexKey)) { entry in
+                    found = entry.value.elementsEqual(key)
+                    return !found
+                }
+                if !found { problems.append("\(label): \(property.schema.name) is missing from its index") }
+            }
+            for link in context.links(in: values, of: binding) {
+                guard let target = database.bindings[link.targetType],
+                    try context.record(in: target, key: link.targetKey) != nil
+                else {
+                    problems.append("\(label): a link to a missing \(link.targetType)")
+                    continue
+                }
+                backlinks.insert(Self.backlink(link, source: name, sourceKey: key))
+            }
+        }
+    }
+
+    private func checkIndexes(of binding: TypeBinding, context: StoreContext, problems: inout [String]) throws {
+        let transaction = try context.readTransaction()
+        for property in binding.properties where property.schema.isIndexed {
+            guard let index = property.index else { continue }
+            var entries: [([UInt8], [UInt8])] = []
+            try transaction.cursor(index).forEach { entry in
+                entries.append((Array(entry.key), Array(entry.value)))
+                return true
+            }
+            for (indexKey, objectKey) in entries {
+                let label = "index \(binding.schema.name).\(property.schema.name)"
+                guard let reader = try context.record(in: binding, key: objectKey) else {
+                    problems.append("\(label): an entry points at a missing object")
+                    continue
+                }
+                let value = context.values(of: reader, in: binding)[property.position]
+                if try context.indexKey(value, for: property, in: binding) != indexKey {
+                    problems.append("\(label): an entry does not match its object's value \(value)")
+                }
+            }
+        }
+    }
+
+    private func checkBacklinks(expected: Set<[UInt8]>, context: StoreContext, problems: inout [String]) throws {
+        guard let backlinks = database.backlinks else { return }
+        var stored = Set<[UInt8]>()
+        try context.readTransaction().cursor(backlinks).forEach { entry in
+            stored.insert(Array(entry.key) + [0xFF] + Array(entry.value))
+            return true
+        }
+        let missing = expected.subtracting(stored).count
+        let extra = stored.subtracting(expected).count
+        if missing > 0 { problems.append("backlinks: \(missing) link(s) have no backlink") }
+        if extra > 0 { problems.append("backlinks: \(extra) backlink(s) match no link") }
+    }
+
+    private static func backlink(_ link: StoreContext.Backlink, source: String, sourceKey: [UInt8]) -> [UInt8] {
+        let target =
+            [UInt8(truncatingIfNeeded: link.targetType.utf8.count)] + Array(link.targetType.utf8) + link.targetKey
+        let value =
+            [UInt8(truncatingIfNeeded: source.utf8.count)] + Array(source.utf8)
+            + [UInt8(link.propertyID >> 8), UInt8(link.propertyID & 0xFF)] + sourceKey
+        return target + [0xFF] + value
+    }
+}
