@@ -51,6 +51,9 @@ public enum ObjDBError: Error, Hashable, Sendable {
     /// A zero-length key was given; LMDB keys hold at least one byte.
     case emptyKey(operation: String)
 
+    /// A write began on a thread that already holds the store's write transaction.
+    case nestedWrite(path: String)
+
     /// The model classes differ from the schema stored in the file at `path`, and no
     /// migration (a higher ``Configuration/schemaVersion``) was configured. Each
     /// difference is one sentence, such as `Tweet.text: declared String, stored String?`.
@@ -85,6 +88,14 @@ public enum ObjDBError: Error, Hashable, Sendable {
 
     /// The object was deleted, or the view or transaction it came from has ended.
     case objectInvalidated(type: String)
+
+    /// A string predicate has a syntax error at character offset `position`.
+    case predicateSyntax(predicate: String, position: Int, message: String)
+
+    /// A query cannot run as written: an unknown property, an operator the
+    /// property's type has no meaning for, or a `#Predicate` expression ObjDB
+    /// cannot translate. `reason` says which.
+    case invalidQuery(type: String, reason: String)
 
     /// A stored record cannot be decoded; the file is damaged.
     case corruptRecord(path: String, type: String, reason: String)
@@ -121,6 +132,8 @@ extension ObjDBError: CustomStringConvertible {
             return "\(operation): a key of \(size) bytes exceeds LMDB's limit of \(maximum) bytes"
         case .emptyKey(let operation):
             return "\(operation): keys must not be empty"
+        case .nestedWrite(let path):
+            return "a write to \(path) began inside another write on the same thread; nest the work in the first one"
         case .schemaMismatch(let path, let differences):
             return "the model classes differ from the schema stored in \(path); raise schemaVersion and "
                 + "configure a migration: " + differences.joined(separator: "; ")
@@ -144,6 +157,11 @@ extension ObjDBError: CustomStringConvertible {
             return "the primary key of a stored \(type) cannot change"
         case .objectInvalidated(let type):
             return "the \(type) was deleted, or the view or transaction it came from has ended"
+        case .predicateSyntax(let predicate, let position, let message):
+            let marker = String(repeating: " ", count: max(0, position)) + "^"
+            return "syntax error at position \(position): \(message)\n  \(predicate)\n  \(marker)"
+        case .invalidQuery(let type, let reason):
+            return "cannot query \(type): \(reason)"
         case .corruptRecord(let path, let type, let reason):
             return "a \(type) record in \(path) is damaged: \(reason)"
         }

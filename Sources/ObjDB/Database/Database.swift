@@ -37,6 +37,11 @@ public final class Database: Sendable {
     let meta: DatabaseHandle?
     private let bindingsByClass: [ObjectIdentifier: TypeBinding]
 
+    /// The longest table key: LMDB's key limit less what a backlink puts around a key (a type name, its length, a property ID).
+    var maxTableKeySize: Int {
+        environment.maxKeySize - 3 - (schema.types.map(\.name.utf8.count).max() ?? 0)
+    }
+
     /// Opens (or creates) the store at `path` for objects of `types`.
     public convenience init(path: String, types: [ObjectBase.Type] = []) throws {
         try self.init(configuration: Configuration(path: path, types: types))
@@ -118,7 +123,7 @@ extension Database {
         let transaction = try beginWrite()
         do {
             let result = try body(transaction)
-            try transaction.commit()
+            if !transaction.isFinished { try transaction.commit() }
             return result
         } catch {
             transaction.cancel()
@@ -129,6 +134,8 @@ extension Database {
     /// Begins a write transaction; end it with ``WriteTransaction/commit()`` or ``WriteTransaction/cancel()``.
     ///
     /// A transaction that is neither committed nor cancelled is cancelled when released.
+    /// It belongs to the thread that began it: do not hold it across `await`.
+    @available(*, noasync, message: "a write transaction belongs to one thread; use write(_:) from async code")
     public func beginWrite() throws -> WriteTransaction {
         let context = StoreContext(database: self)
         try context.beginWrite()

@@ -36,6 +36,7 @@ public struct _ManagedProperty {
             return nil
         }
         if element == nil, case .bytes = field() {} else if element == nil { return nil }
+        PropertyOrdinal.reset()
         let object = binding.swiftType.map { ($0 as! T.Type).init() } ?? type.init()
         object.accessor = ObjectAccessor(
             embeddedIn: EmbeddedLocation(accessor: accessor, property: property, element: element), binding: binding)

@@ -65,7 +65,11 @@ final class ObjectAccessor {
     /// The property at `ordinal` of the object's class.
     @inline(__always)
     func property(ordinal: Int) -> _ManagedProperty {
-        _ManagedProperty(accessor: self, property: binding.propertiesByOrdinal[ordinal])
+        precondition(
+            ordinal < binding.propertiesByOrdinal.count,
+            "A \(binding.schema.name) was created while another object's initializer was interrupted; "
+                + "its properties cannot be told apart.")
+        return _ManagedProperty(accessor: self, property: binding.propertiesByOrdinal[ordinal])
     }
 
     /// Assigns a property of the class; only in a write transaction.

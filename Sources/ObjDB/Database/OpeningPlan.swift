@@ -73,7 +73,8 @@ struct OpeningPlan {
             for property in type.properties where property.isIndexed {
                 let options = property.index == .regular ? create.union(.duplicateSort) : create
                 handles.indexes[type.name, default: [:]][property.name] = try transaction.openDatabaseIfPresent(
-                    named: TypeBinding.indexName(type.name, propertyID: property.id), options: options)
+                    named: TypeBinding.indexName(type.name, propertyID: property.id, kind: property.index!),
+                    options: options)
             }
         }
         return handles

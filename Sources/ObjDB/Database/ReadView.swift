@@ -64,7 +64,7 @@ public final class ReadView {
         let transaction = WriteTransaction(context: context)
         do {
             let result = try body(transaction)
-            try transaction.commit()
+            if !transaction.isFinished { try transaction.commit() }
             return result
         } catch {
             transaction.cancel()

@@ -10,7 +10,10 @@ extension StoreContext {
                 throw ObjDBError.invalidSchema(
                     type: binding.schema.name, reason: "the object is managed by another database; add a copy")
             }
-            guard try accessor.reader() != nil else { throw ObjDBError.objectInvalidated(type: binding.schema.name) }
+            // Checked in this transaction: the object may be gone since its own view's snapshot.
+            guard try record(in: binding, key: accessor.key) != nil else {
+                throw ObjDBError.objectInvalidated(type: binding.schema.name)
+            }
             return (binding, accessor.objectKey)
         }
         if let adding = objectsBeingAdded[ObjectIdentifier(object)] { return adding }
@@ -28,14 +31,27 @@ extension StoreContext {
         } else {
             key = .internalID(try nextInternalID(for: binding))
         }
+        if policy == .error, binding.primaryKey != nil,
+            try record(in: binding, key: try tableKey(for: key, in: binding)) != nil
+        {
+            throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
+        }
         objectsBeingAdded[ObjectIdentifier(object)] = (binding, key)
         defer { objectsBeingAdded[ObjectIdentifier(object)] = nil }
 
-        var values = [StoredValue](repeating: .null, count: binding.properties.count)
-        for (ordinal, property) in properties.enumerated() {
-            values[binding.propertiesByOrdinal[ordinal].position] = try property.storedValue(storing)
+        let writesBefore = writeCount
+        let keyBytes: [UInt8]
+        do {
+            var values = [StoredValue](repeating: .null, count: binding.properties.count)
+            for (ordinal, property) in properties.enumerated() {
+                values[binding.propertiesByOrdinal[ordinal].position] = try property.storedValue(storing)
+            }
+            keyBytes = try put(values, key: key, in: binding, policy: policy)
+        } catch {
+            // Linked objects this add stored stay in the transaction: it must not commit.
+            if writeCount != writesBefore, deferredError == nil { deferredError = error }
+            throw error
         }
-        let keyBytes = try put(values, key: key, in: binding, policy: policy)
         object.accessor = ObjectAccessor(context: self, binding: binding, key: keyBytes, objectKey: key)
         return (binding, key)
     }
@@ -53,12 +69,14 @@ extension StoreContext {
     }
 
     /// The table key of `key`, checked against LMDB's key size limit.
+    ///
+    /// A backlink entry holds a table key behind a type name, so the limit leaves room for the longest one.
     func tableKey(for key: ObjectKey, in binding: TypeBinding) throws -> [UInt8] {
         let keyBytes = ObjectKeyCodec.encode(key)
-        if keyBytes.count > database.environment.maxKeySize {
+        let maximum = database.maxTableKeySize
+        if keyBytes.count > maximum {
             throw ObjDBError.keyTooLarge(
-                size: keyBytes.count, maximum: database.environment.maxKeySize,
-                operation: "primary key of \(binding.schema.name)")
+                size: keyBytes.count, maximum: maximum, operation: "primary key of \(binding.schema.name)")
         }
         return keyBytes
     }
@@ -72,17 +90,28 @@ extension StoreContext {
         let transaction = try writeTransaction("add \(binding.schema.name)")
         guard let table = binding.table else { throw ObjDBError.unknownType(binding.schema.name) }
         let keyBytes = try tableKey(for: key, in: binding)
-        let old = try record(in: binding, key: keyBytes).map { self.values(of: $0, in: binding) }
+        let codec = ValueCodec(schema: database.schemaIndex)
+        let values = zip(binding.properties, values).map { codec.canonical($1, for: $0.schema) }
+        let oldRecord = try record(in: binding, key: keyBytes)
+        let old = oldRecord.map { self.values(of: $0, in: binding) }
         if old != nil, policy == .error {
             throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
         }
         if let old, policy == .modified, old == values { return keyBytes }
         try checkUniqueIndexes(values, old: old, key: keyBytes, in: binding)
 
-        let record = try RecordCodec(schema: database.schemaIndex).encode(values, as: binding.schema)
+        let record = try RecordCodec(schema: database.schemaIndex).encode(
+            values, as: binding.schema, preserving: preservesRemovedProperties ? oldRecord : nil)
+        // Internal IDs only grow, so a new object usually goes at the end of the table
+        // (MDB_APPEND skips the search); one added after a later ID (a linked object
+        // added first) is put in its place.
         let append: PutOptions = old == nil && binding.primaryKey == nil ? .append : []
         try keyBytes.withUnsafeBytes { key in
-            try record.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: table, options: append) }
+            try record.withUnsafeBytes { value in
+                if try !transaction.put(value, forKey: key, in: table, options: append) {
+                    try transaction.put(value, forKey: key, in: table)
+                }
+            }
         }
         didWrite()
         try updateIndexes(from: old, to: values, key: keyBytes, in: binding)

@@ -16,8 +16,13 @@ final class StoreContext {
     var sequences: [String: UInt64] = [:]
     /// Unmanaged objects being added now, so links between them (cycles too) resolve.
     var objectsBeingAdded: [ObjectIdentifier: (TypeBinding, ObjectKey)] = [:]
-    /// An error from a property assignment, which cannot throw: the commit throws it instead.
+    /// An error from a property assignment, which cannot throw, or from a write that
+    /// failed halfway: the commit throws it instead.
     var deferredError: (any Error)?
+    /// Counts writes, so a failed operation knows whether it left anything behind.
+    private(set) var writeCount = 0
+    /// During a migration: records keep the fields of removed properties, so old objects can still read them.
+    var preservesRemovedProperties = false
 
     init(database: Database) {
         self.database = database
@@ -30,6 +35,7 @@ final class StoreContext {
     }
 
     deinit {
+        if isWriting { WritingThread.leave(database.environment) }
         transaction?.abort()
     }
 
@@ -59,11 +65,34 @@ final class StoreContext {
     /// Ends the read snapshot (if any) and begins the write transaction, at the latest state.
     func beginWrite() throws {
         precondition(!isClosed, "A closed view was used.")
-        precondition(!isWriting, "A write transaction is already open in this view.")
+        if isWriting || WritingThread.isWriting(database.environment) {
+            // LMDB's write lock is not reentrant: waiting for it here would wait forever.
+            throw ObjDBError.nestedWrite(path: database.configuration.path)
+        }
         transaction?.abort()
         transaction = nil
         generation &+= 1
         transaction = try database.environment.beginWrite()
+        WritingThread.enter(database.environment)
+        try checkSchemaIsCurrent()
+    }
+
+    /// Fails a write when another opener migrated the store since this database opened:
+    /// its records would lose the new properties.
+    private func checkSchemaIsCurrent() throws {
+        guard let meta = database.meta, let transaction else { return }
+        let stored = try StoredSchema.versionKey.withUnsafeBytes { try transaction.get($0, in: meta) }
+        guard let stored, stored.count == 8 else { return }
+        let version = UInt64(bigEndian: stored.loadUnaligned(as: UInt64.self))
+        if version != database.schema.version {
+            cancelWrite()
+            throw ObjDBError.schemaMismatch(
+                path: database.configuration.path,
+                differences: [
+                    "the store was migrated to schema version \(version) after this database opened "
+                        + "with version \(database.schema.version); open it again"
+                ])
+        }
     }
 
     /// Commits the write; the context then reads the state it committed.
@@ -80,6 +109,7 @@ final class StoreContext {
             cancelWrite()
             throw error
         }
+        WritingThread.leave(database.environment)
         self.transaction = nil
         sequences = [:]
         generation &+= 1
@@ -87,6 +117,7 @@ final class StoreContext {
 
     /// Discards the write.
     func cancelWrite() {
+        if isWriting { WritingThread.leave(database.environment) }
         transaction?.abort()
         transaction = nil
         sequences = [:]
@@ -122,6 +153,7 @@ final class StoreContext {
     @inline(__always)
     func didWrite() {
         generation &+= 1
+        writeCount &+= 1
     }
 
     /// The record of the object with table key `key`, or `nil` when there is none.
@@ -154,12 +186,14 @@ final class StoreContext {
 
     /// A managed object for a key known to exist.
     func makeObject<T: ObjectBase>(_ type: T.Type, binding: TypeBinding, keyBytes: [UInt8], key: ObjectKey) -> T {
+        PropertyOrdinal.reset()
         let object = binding.swiftType.map { ($0 as! T.Type).init() } ?? type.init()
         object.accessor = ObjectAccessor(context: self, binding: binding, key: keyBytes, objectKey: key)
         return object
     }
 
-    private func flushSequences(in transaction: Transaction) throws {
+    /// Stores the internal-ID counters this write advanced.
+    func flushSequences(in transaction: Transaction) throws {
         guard let meta = database.meta else { return }
         for (type, next) in sequences {
             let key = Array("seq.\(type)".utf8)

@@ -38,6 +38,9 @@ extension StoreContext {
         -> StoredValue
     {
         let storing = _StoringContext(context: self, policy: policy)
+        if property.schema.collection == .single {
+            return try element(value, for: property, in: binding, storing: storing)
+        }
         if let stored = value as? StoredValue { return stored }
         if isNil(value) { return .null }
         switch property.schema.collection {
@@ -57,7 +60,19 @@ extension StoreContext {
     private func element(_ value: Any, for property: BoundProperty, in binding: TypeBinding, storing: _StoringContext)
         throws -> StoredValue
     {
-        if let stored = value as? StoredValue { return stored }
+        if let stored = value as? StoredValue {
+            if case .link(let type, let key) = stored {
+                let target = try database.binding(named: type)
+                guard type == property.schema.objectType,
+                    try record(in: target, key: try tableKey(for: key, in: target)) != nil
+                else {
+                    throw ObjDBError.typeMismatch(
+                        type: binding.schema.name, property: property.schema.name,
+                        expected: "an existing \(property.schema.objectType ?? "object")", found: "\(stored)")
+                }
+            }
+            return stored
+        }
         if isNil(value) { return .null }
         switch property.schema.type {
         case .object:

@@ -25,7 +25,8 @@
 /// - ``cancel()``
 public final class WriteTransaction {
     let context: StoreContext
-    private var isFinished = false
+    /// Whether ``commit()`` or ``cancel()`` ended the transaction.
+    public private(set) var isFinished = false
 
     init(context: StoreContext) {
         self.context = context

@@ -13,6 +13,8 @@
 /// or ``linkedObject(_:)``.
 public final class DynamicObject {
     let accessor: ObjectAccessor
+    /// Set on a migration's old objects, which read the old schema and must not be written through.
+    var isReadOnly = false
 
     init(accessor: ObjectAccessor) {
         self.accessor = accessor
@@ -67,6 +69,7 @@ public final class DynamicObject {
             throw ObjDBError.unknownProperty(type: typeName, property: name)
         }
         let context = accessor.context
+        if isReadOnly { throw ObjDBError.notInWriteTransaction(operation: "set \(typeName).\(name) of an old object") }
         _ = try context.writeTransaction("set \(typeName).\(name)")
         let stored = try context.storedValue(value, for: property, in: accessor.binding, policy: .modified)
         try context.setValue(stored, of: property, in: accessor)

@@ -9,18 +9,47 @@ struct RecordCodec {
     }
 
     /// The record of an object of `type`; `values[i]` is the value of `type.properties[i]`.
-    func encode(_ values: [StoredValue], as type: ObjectSchema, missingIsZero: Bool = false) throws -> [UInt8] {
+    ///
+    /// With `preserving`, fields of `preserving` whose slots `type` no longer declares are
+    /// copied along (a migration keeps removed properties readable until it ends).
+    func encode(
+        _ values: [StoredValue], as type: ObjectSchema, missingIsZero: Bool = false, preserving: RecordReader? = nil
+    ) throws -> [UInt8] {
         let codec = ValueCodec(schema: schema)
-        let slotCount = Int(type.properties.filter(\.isStored).map(\.id).max().map { $0 + 1 } ?? 0)
+        let declared = Set(type.properties.filter(\.isStored).map { Int($0.id) })
+        let kept = preserving.map { old in (0..<old.slotCount).filter { !declared.contains($0) } } ?? []
+        let slotCount = max(declared.max().map { $0 + 1 } ?? 0, kept.max().map { $0 + 1 } ?? 0)
         var writer = RecordWriter(slotCount: slotCount)
-        for (property, value) in zip(type.properties, values).sorted(by: { $0.0.id < $1.0.id }) where property.isStored
-        {
+        var fields: [(slot: Int, write: (inout RecordWriter) throws -> Void)] = []
+        for (property, value) in zip(type.properties, values) where property.isStored {
             var value = value
             if missingIsZero, value.isNull, !property.isOptional, property.type != .object {
                 value = codec.zeroValue(of: property)
             }
-            try codec.encodeField(value, of: property, in: type.name, into: &writer)
+            let stored = value
+            fields.append((Int(property.id), { try codec.encodeField(stored, of: property, in: type.name, into: &$0) }))
         }
+        if let old = preserving {
+            for slot in kept {
+                switch old.field(slot) {
+                case .absent:
+                    continue
+                case .null:
+                    fields.append((slot, { $0.setNull(slot) }))
+                case .bytes(let bytes):
+                    let copy = Array(bytes)
+                    fields.append(
+                        (
+                            slot,
+                            { writer in
+                                writer.beginField(slot)
+                                writer.append(contentsOf: copy)
+                            }
+                        ))
+                }
+            }
+        }
+        for field in fields.sorted(by: { $0.slot < $1.slot }) { try field.write(&writer) }
         return writer.finish()
     }
 

@@ -144,6 +144,30 @@ struct ValueCodec {
         }
     }
 
+    /// `value` as it will be stored for `property`: numbers converted to the property's
+    /// type, so index keys and change detection see what the record holds.
+    func canonical(_ value: StoredValue, for property: PropertySchema) -> StoredValue {
+        switch value {
+        case .list(let elements) where property.collection != .single:
+            return .list(elements.map { canonicalScalar($0, property.type) })
+        case .map(let entries) where property.collection == .map:
+            return .map(entries.mapValues { canonicalScalar($0, property.type) })
+        default:
+            return property.collection == .single ? canonicalScalar(value, property.type) : value
+        }
+    }
+
+    private func canonicalScalar(_ value: StoredValue, _ type: PropertyType) -> StoredValue {
+        switch (type, value) {
+        case (.double, .int(let number)): return .double(Double(number))
+        case (.double, .float(let number)): return .double(Double(number))
+        case (.float, .int(let number)): return .float(Float(number))
+        case (.float, .double(let number)): return .float(Float(number))
+        case (.decimal, .int(let number)): return .decimal(Decimal(number))
+        default: return value
+        }
+    }
+
     // MARK: Decoding
 
     /// The stored value of `field` for `property` (absent fields read as the type's zero value).

@@ -45,11 +45,13 @@ package struct StoreCheck {
                 problems.append("\(name): a key of \(key.count) bytes does not decode")
                 continue
             }
-            guard let reader = record.withUnsafeBytes({ RecordReader(validating: $0) }) else {
+            let decoded = record.withUnsafeBytes { bytes in
+                RecordReader(validating: bytes).map { context.values(of: $0, in: binding) }
+            }
+            guard let values = decoded else {
                 problems.append("\(label): the record does not decode")
                 continue
             }
-            let values = record.withUnsafeBytes { _ in context.values(of: reader, in: binding) }
             if let primaryKey = binding.primaryKey,
                 let decoded = key.withUnsafeBytes({ ObjectKeyCodec.decode($0, primaryKeyType: primaryKey.schema.type) }
                 ),

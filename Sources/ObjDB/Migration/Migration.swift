@@ -43,6 +43,7 @@ public final class Migration {
         guard let listing = newBinding ?? oldBinding else { throw ObjDBError.unknownType(typeName) }
         for key in try context.allKeys(in: listing) {
             let old = try oldBinding.flatMap { try object(key: key, binding: $0) }
+            old?.isReadOnly = true
             let new = try newBinding.flatMap { try object(key: key, binding: $0) }
             try body(old, new)
         }
@@ -85,6 +86,7 @@ public final class Migration {
             try context.deleteAll(in: binding)
         } else if let table = binding.table {
             try context.writeTransaction("delete data").removeAll(in: table)
+            context.didWrite()
         }
     }
 

@@ -13,6 +13,7 @@ struct SchemaChange {
 
     func run(on database: Database, transaction: Transaction) throws {
         let context = StoreContext(database: database, adopting: transaction)
+        context.preservesRemovedProperties = true
         defer { context.releaseAdoptedTransaction() }
         if let from {
             let oldBindings = try bindings(for: from, in: transaction)
@@ -25,6 +26,7 @@ struct SchemaChange {
             if linksChanged(from: from) { try rebuildBacklinks(database: database, context: context) }
             if let deferred = context.deferredError { throw deferred }
         }
+        try context.flushSequences(in: transaction)
         try StoredSchema.write(to, in: transaction)
     }
 
@@ -47,15 +49,17 @@ struct SchemaChange {
             let kept = to[type.name]
             if kept == nil, let table = oldBindings[type.name]?.table {
                 try transaction.removeAll(in: table)
+                context.didWrite()
             }
             for property in type.properties where property.isIndexed {
                 let stillIndexed =
                     kept?.properties.contains { $0.id == property.id && $0.index == property.index } ?? false
                 if !stillIndexed,
                     let index = try transaction.openDatabaseIfPresent(
-                        named: TypeBinding.indexName(type.name, propertyID: property.id))
+                        named: TypeBinding.indexName(type.name, propertyID: property.id, kind: property.index!))
                 {
                     try transaction.removeAll(in: index)
+                    context.didWrite()
                 }
             }
         }
@@ -90,6 +94,7 @@ struct SchemaChange {
         let transaction = try context.writeTransaction("migration")
         guard let backlinks = database.backlinks else { return }
         try transaction.removeAll(in: backlinks)
+        context.didWrite()
         for binding in database.bindings.values where !binding.schema.isEmbedded {
             for key in try context.allKeys(in: binding) {
                 guard let reader = try context.record(in: binding, key: key) else { continue }

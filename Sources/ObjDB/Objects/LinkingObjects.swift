@@ -12,10 +12,11 @@
 /// ``Map`` of `Origin`'s. An unmanaged object has no linking objects.
 public final class LinkingObjects<Origin: Object>: RandomAccessCollection, Persistable {
     private let property: _ManagedProperty?
-    private lazy var origins: [Origin] = {
+    /// The linking objects now, looked up once per snapshot.
+    private var origins: [Origin] {
         guard let property else { return [] }
-        return property.linkingObjects(Origin.self)
-    }()
+        return property.cachedElements { property.linkingObjects(Origin.self) }
+    }
 
     /// Creates the empty linking objects of an unmanaged object.
     public init() {

@@ -132,6 +132,8 @@ final class DiscoveredType: @unchecked Sendable {
                 throw invalid("\(label) cannot hold nil links")
             case .embedded where property.collection == .single && !property.isOptional:
                 throw invalid("the embedded object \(label) must be optional")
+            case .embedded where property.collection == .map || property.collection == .set:
+                throw invalid("\(label): embedded objects can be held alone or in a List")
             case .linkingObjects where property.originProperty == nil:
                 throw invalid("\(property.name) needs @Persisted(originProperty:)")
             default:

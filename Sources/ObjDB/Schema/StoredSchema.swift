@@ -7,6 +7,8 @@ import Foundation
 /// people) wins over speed here, unlike records.
 enum StoredSchema {
     static let key = Array("schema".utf8)
+    /// The schema version alone (u64 big-endian), which every write checks cheaply.
+    static let versionKey = Array("schemaVersion".utf8)
 
     /// The schema stored in the file, or `nil` for a store that has none yet.
     static func read(in transaction: Transaction) throws -> Schema? {
@@ -14,7 +16,18 @@ enum StoredSchema {
             let bytes = try key.withUnsafeBytes({ try transaction.get($0, in: meta) })
         else { return nil }
         do {
-            return try JSONDecoder().decode(Schema.self, from: Data(bytes))
+            let schema = try JSONDecoder().decode(Schema.self, from: Data(bytes))
+            for type in schema.types {
+                let ids = type.properties.map(\.id)
+                guard Set(ids).count == ids.count, ids.allSatisfy({ $0 < UInt16.max / 2 }) else {
+                    throw ObjDBError.notAnObjDBStore(
+                        path: transaction.environment.path,
+                        reason: "the stored schema of \(type.name) has invalid property IDs")
+                }
+            }
+            return schema
+        } catch let error as ObjDBError {
+            throw error
         } catch {
             throw ObjDBError.notAnObjDBStore(
                 path: transaction.environment.path, reason: "its stored schema cannot be read (\(error))")
@@ -30,6 +43,10 @@ enum StoredSchema {
         try key.withUnsafeBytes { key in
             try bytes.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: meta) }
         }
+        let version = withUnsafeBytes(of: schema.version.bigEndian) { Array($0) }
+        try versionKey.withUnsafeBytes { key in
+            try version.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: meta) }
+        }
     }
 
     /// The declared types with property IDs: a property keeps the ID of the stored
@@ -42,11 +59,11 @@ enum StoredSchema {
             var next = nextIDs[type.name] ?? 0
             for index in type.properties.indices {
                 let property = type.properties[index]
-                if let match = storedType?[property.name], sameStorage(match, property) {
+                if let match = storedType?[property.name], sameStorage(match, property, ignoringOptionality: true) {
                     type.properties[index].id = match.id
                 } else {
                     type.properties[index].id = next
-                    next += 1
+                    next = next < UInt16.max / 2 ? next + 1 : next
                 }
             }
             nextIDs[type.name] = max(next, (type.properties.map(\.id).max() ?? 0) + 1)
@@ -56,8 +73,13 @@ enum StoredSchema {
     }
 
     /// Whether two descriptions of a property store their values alike (indexes aside).
-    static func sameStorage(_ left: PropertySchema, _ right: PropertySchema) -> Bool {
-        left.type == right.type && left.collection == right.collection && left.isOptional == right.isOptional
+    ///
+    /// Optionality aside, values are stored alike: a property that becomes optional (or
+    /// stops being) keeps its ID and its values, `nil`s reading as the zero value.
+    static func sameStorage(_ left: PropertySchema, _ right: PropertySchema, ignoringOptionality: Bool = false) -> Bool
+    {
+        left.type == right.type && left.collection == right.collection
+            && (ignoringOptionality || left.isOptional == right.isOptional)
             && left.objectType == right.objectType && left.isPrimaryKey == right.isPrimaryKey
             && left.originProperty == right.originProperty
     }
