@@ -1,21 +1,26 @@
-/// The objects of one type, read lazily: nothing is decoded until an element is read.
+/// The objects of one type that a query selects, read lazily: nothing is decoded
+/// until an element is read.
 ///
 /// ```swift
 /// let tweets = view.objects(Tweet.self)
 /// print(tweets.count)          // from the table's statistics, no decoding
-/// for tweet in tweets.prefix(20) { print(tweet.text) }
+/// let popular = try tweets.filter("retweetCount > %@ AND lang == 'en'", 10).sorted(byKeyPath: "createdAt")
+/// for tweet in popular.prefix(20) { print(tweet.text) }
 /// ```
 ///
-/// A `Results` reads the snapshot of the view it came from.
+/// A `Results` reads the snapshot of the view it came from; the query runs once per
+/// snapshot, when an element or the count is first read.
 public struct Results<Element: Object>: RandomAccessCollection {
     let context: StoreContext
     let binding: TypeBinding
+    let spec: QuerySpec
     private let keys: KeyList
 
-    init(context: StoreContext, binding: TypeBinding) {
+    init(context: StoreContext, binding: TypeBinding, spec: QuerySpec = QuerySpec()) {
         self.context = context
         self.binding = binding
-        self.keys = KeyList(context: context, binding: binding)
+        self.spec = spec
+        self.keys = KeyList(context: context, binding: binding, spec: spec)
     }
 
     /// The position of the first object.
@@ -71,16 +76,19 @@ public struct Results<Element: Object>: RandomAccessCollection {
 final class KeyList {
     private let context: StoreContext
     private let binding: TypeBinding
+    private let spec: QuerySpec
     private var keys: [[UInt8]] = []
     private var generation: UInt64 = .max
 
-    init(context: StoreContext, binding: TypeBinding) {
+    init(context: StoreContext, binding: TypeBinding, spec: QuerySpec) {
         self.context = context
         self.binding = binding
+        self.spec = spec
     }
 
     var count: Int {
         if generation == context.generation { return keys.count }
+        guard spec.isEverything else { return snapshot().count }
         guard let table = binding.table else { return 0 }
         do {
             return try context.readTransaction().statistics(of: table).entries
@@ -97,7 +105,10 @@ final class KeyList {
     func snapshot() -> [[UInt8]] {
         if generation != context.generation {
             do {
-                keys = try context.allKeys(in: binding)
+                keys =
+                    spec.isEverything
+                    ? try context.allKeys(in: binding)
+                    : try QueryExecution(context: context, binding: binding, spec: spec).keys()
             } catch {
                 preconditionFailure("Reading \(binding.schema.name) failed: \(error)")
             }

@@ -61,7 +61,10 @@ public struct Persisted<Value: Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
         get {
-            guard let accessor = object.accessor else { return object[keyPath: storageKeyPath].unmanagedValue }
+            guard let accessor = object.accessor else {
+                object.tracer?.record(object[keyPath: storageKeyPath].ordinal)
+                return object[keyPath: storageKeyPath].unmanagedValue
+            }
             return Value._read(accessor.property(ordinal: object[keyPath: storageKeyPath].ordinal))
         }
         set {

@@ -1,0 +1,40 @@
+import Synchronization
+
+/// Learns which persisted property a key path reads, by reading it on a traced instance.
+final class PropertyTracer {
+    private(set) var ordinals: [Int] = []
+
+    func record(_ ordinal: Int) {
+        ordinals.append(ordinal)
+    }
+
+    /// A key path as a cache key: key paths never change once made.
+    private struct CacheKey: Hashable, @unchecked Sendable {
+        let keyPath: AnyKeyPath
+    }
+
+    private static let cache = Mutex<[CacheKey: String]>([:])
+
+    /// The name of the persisted property `keyPath` reads on `Root`.
+    ///
+    /// - Precondition: `keyPath` reads exactly one `@Persisted` property.
+    static func propertyName<Root: ObjectBase, Value>(_ keyPath: KeyPath<Root, Value>) -> String {
+        if let known = cache.withLock({ $0[CacheKey(keyPath: keyPath)] }) { return known }
+        guard let discovered = try? DiscoveredType.of(Root.self) else {
+            preconditionFailure("\(Root.self) cannot be stored, so it cannot be queried.")
+        }
+        PropertyOrdinal.reset()
+        let instance = Root()
+        let tracer = PropertyTracer()
+        instance.tracer = tracer
+        _ = instance[keyPath: keyPath]
+        guard let ordinal = tracer.ordinals.first, tracer.ordinals.count == 1,
+            ordinal < discovered.propertyIndexByOrdinal.count
+        else {
+            preconditionFailure("\(keyPath) does not read exactly one @Persisted property of \(Root.self).")
+        }
+        let name = discovered.schema.properties[discovered.propertyIndexByOrdinal[ordinal]].name
+        cache.withLock { $0[CacheKey(keyPath: keyPath)] = name }
+        return name
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// Turns a ``QueryExpression`` into a ``RowMatcher`` over records of one type.
+struct QueryCompiler {
+    let context: StoreContext
+    let root: TypeBinding
+
+    private var database: Database { context.database }
+    private var codec: ValueCodec { ValueCodec(schema: database.schemaIndex) }
+
+    func compile(_ expression: QueryExpression) throws -> RowMatcher {
+        try compile(expression, in: root)
+    }
+
+    private func compile(_ expression: QueryExpression, in binding: TypeBinding) throws -> RowMatcher {
+        switch expression {
+        case .constant(let value):
+            return { _ in value }
+        case .not(let operand):
+            let inner = try compile(operand, in: binding)
+            return { !inner($0) }
+        case .and(let operands):
+            let inner = try operands.map { try compile($0, in: binding) }
+            return { row in inner.allSatisfy { $0(row) } }
+        case .or(let operands):
+            let inner = try operands.map { try compile($0, in: binding) }
+            return { row in inner.contains { $0(row) } }
+        case .comparison(let comparison):
+            return try compile(comparison, path: comparison.path[...], in: binding, quantified: false)
+        }
+    }
+
+    // MARK: Paths
+
+    private func compile(
+        _ comparison: QueryComparison, path: ArraySlice<String>, in binding: TypeBinding, quantified: Bool
+    ) throws -> RowMatcher {
+        guard let name = path.first else { throw invalid("an empty key path") }
+        guard let property = binding[name] else {
+            throw invalid("\(binding.schema.name) has no property \(name)")
+        }
+        let rest = path.dropFirst()
+        let schema = property.schema
+        let slot = property.slot
+
+        if schema.type == .linkingObjects {
+            guard let originName = schema.objectType, let origin = database.bindings[originName],
+                let originProperty = schema.originProperty.flatMap({ origin[$0] })
+            else { throw invalid("\(name) has no origin") }
+            if rest.isEmpty {
+                guard comparison.aggregate == .count else {
+                    throw invalid("\(name) holds objects; compare \(name).@count or a property of them")
+                }
+                let matcher = try numberMatcher(comparison)
+                return { row in
+                    let count = self.linkingKeys(of: row.key, in: binding, origin: originName, property: originProperty)
+                        .count
+                    return withUnsafeBytes(of: Double(count)) { matcher.matches($0) }
+                }
+            }
+            guard !quantified else { throw invalid("a key path may pass through one collection only") }
+            let inner = try compile(comparison, path: rest, in: origin, quantified: true)
+            return { row in
+                let keys = self.linkingKeys(of: row.key, in: binding, origin: originName, property: originProperty)
+                return self.quantify(
+                    comparison.quantifier,
+                    keys.lazy.map { key in
+                        key.withUnsafeBytes { keyBytes in
+                            guard let reader = try? self.context.record(in: origin, key: key) else { return false }
+                            return inner(QueryRow(reader: reader, key: keyBytes))
+                        }
+                    })
+            }
+        }
+
+        if !rest.isEmpty {
+            guard schema.type == .object, let targetName = schema.objectType, let target = database.bindings[targetName]
+            else { throw invalid("\(name) is not a link, so \(path.joined(separator: ".")) leads nowhere") }
+            if schema.collection == .single {
+                let inner = try compile(comparison, path: rest, in: target, quantified: quantified)
+                let nilOutcome = try outcomeForNil(comparison, path: rest, in: target)
+                return { row in
+                    guard case .bytes(let key) = row.reader.field(slot),
+                        let reader = try? self.context.record(in: target, key: Array(key))
+                    else { return nilOutcome }
+                    return inner(QueryRow(reader: reader, key: key))
+                }
+            }
+            guard !quantified else { throw invalid("a key path may pass through one collection only") }
+            let inner = try compile(comparison, path: rest, in: target, quantified: true)
+            return { row in
+                guard case .bytes(let field) = row.reader.field(slot) else {
+                    return self.quantify(comparison.quantifier, [Bool]())
+                }
+                var outcomes: [Bool] = []
+                self.codec.forEachElement(field, as: schema) { element in
+                    guard let element, let reader = try? self.context.record(in: target, key: Array(element)) else {
+                        return
+                    }
+                    outcomes.append(inner(QueryRow(reader: reader, key: element)))
+                }
+                return self.quantify(comparison.quantifier, outcomes)
+            }
+        }
+
+        // The last property of the path.
+        switch schema.collection {
+        case .single:
+            let matcher = try valueMatcher(comparison, for: schema)
+            let absent = absentOutcome(matcher, schema)
+            return { row in
+                switch row.reader.field(slot) {
+                case .bytes(let bytes): return matcher.matches(bytes)
+                case .null: return matcher.nilOutcome
+                case .absent: return absent
+                }
+            }
+        case .list, .set:
+            if comparison.op == .containsElement {
+                let matcher = try valueMatcher(
+                    QueryComparison(path: comparison.path, op: .equal, value: comparison.value), for: schema)
+                return { row in
+                    guard case .bytes(let field) = row.reader.field(slot) else { return false }
+                    var found = false
+                    self.codec.forEachElement(field, as: schema) { element in
+                        if !found { found = element.map(matcher.matches) ?? matcher.nilOutcome }
+                    }
+                    return found
+                }
+            }
+            if let aggregate = comparison.aggregate {
+                let reduce = try aggregator(aggregate, for: schema)
+                let matcher = try numberMatcher(comparison)
+                return { row in
+                    let field: UnsafeRawBufferPointer?
+                    if case .bytes(let bytes) = row.reader.field(slot) { field = bytes } else { field = nil }
+                    guard let value = reduce(field) else { return matcher.nilOutcome }
+                    return withUnsafeBytes(of: value) { matcher.matches($0) }
+                }
+            }
+            let matcher = try valueMatcher(comparison, for: schema)
+            return { row in
+                guard case .bytes(let field) = row.reader.field(slot) else {
+                    return self.quantify(comparison.quantifier, [Bool]())
+                }
+                var outcomes: [Bool] = []
+                self.codec.forEachElement(field, as: schema) { element in
+                    outcomes.append(element.map(matcher.matches) ?? matcher.nilOutcome)
+                }
+                return self.quantify(comparison.quantifier, outcomes)
+            }
+        case .map:
+            guard comparison.aggregate == .count else { throw invalid("maps can be queried by @count only") }
+            let matcher = try numberMatcher(comparison)
+            return { row in
+                var count = 0.0
+                if case .bytes(let field) = row.reader.field(slot), field.count >= 4 {
+                    count = Double(UInt32(littleEndian: field.loadUnaligned(as: UInt32.self)))
+                }
+                return withUnsafeBytes(of: count) { matcher.matches($0) }
+            }
+        }
+    }
+
+    /// What a comparison through a `nil` to-one link gives: as if the final value were `nil`.
+    private func outcomeForNil(_ comparison: QueryComparison, path: ArraySlice<String>, in binding: TypeBinding) throws
+        -> Bool
+    {
+        guard let last = path.last, path.count == 1, let property = binding[last],
+            property.schema.collection == .single,
+            property.schema.type != .linkingObjects
+        else { return comparison.quantifier == .all ? true : false }
+        return try valueMatcher(comparison, for: property.schema).nilOutcome
+    }
+
+    private func absentOutcome(_ matcher: ValueMatcher, _ schema: PropertySchema) -> Bool {
+        if schema.isOptional || schema.type == .object { return matcher.nilOutcome }
+        var writer = RecordWriter(slotCount: 1)
+        try? codec.encodeField(
+            codec.zeroValue(of: schema), of: PropertySchema(id: 0, name: "", type: schema.type), in: "", into: &writer)
+        let record = writer.finish()
+        return record.withUnsafeBytes { bytes in
+            guard let reader = RecordReader(validating: bytes), case .bytes(let field) = reader.field(0) else {
+                return false
+            }
+            return matcher.matches(field)
+        }
+    }
+
+    private func quantify<Outcomes: Sequence>(_ quantifier: QueryQuantifier, _ outcomes: Outcomes) -> Bool
+    where Outcomes.Element == Bool {
+        switch quantifier {
+        case .any: return outcomes.contains(true)
+        case .all: return outcomes.allSatisfy { $0 }
+        case .none: return !outcomes.contains(true)
+        }
+    }
+
+    private func linkingKeys(
+        of key: UnsafeRawBufferPointer, in binding: TypeBinding, origin: String, property: BoundProperty
+    )
+        -> [[UInt8]]
+    {
+        let sources = (try? context.incomingLinks(to: Array(key), in: binding)) ?? []
+        return sources.filter { $0.type == origin && $0.propertyID == property.schema.id }.map(\.key)
+    }
+
+    func invalid(_ reason: String) -> ObjDBError {
+        .invalidQuery(type: root.schema.name, reason: reason)
+    }
+}

@@ -1,0 +1,178 @@
+/// How a query finds its candidates: the cheapest access path the planner found.
+///
+/// Every candidate is then checked against the whole filter, so a plan only
+/// narrows the search: it never decides a match alone.
+enum QueryPlan: CustomStringConvertible {
+    /// Every object of the type, in table-key order.
+    case fullScan
+    /// The objects whose table keys are given (primary key `==` or `IN`).
+    case primaryKeyLookup([[UInt8]])
+    /// The table keys between two bounds (primary key ranges and `BEGINSWITH`).
+    case primaryKeyRange(lower: KeyBound?, upper: KeyBound?)
+    /// The objects an index lists under the given keys (`==` or `IN` on an indexed property).
+    case indexLookup(BoundProperty, [[UInt8]])
+    /// The objects an index lists between two bounds.
+    case indexRange(BoundProperty, lower: KeyBound?, upper: KeyBound?)
+    /// Every object, in the order of an index: a sort the index already holds.
+    case indexOrder(BoundProperty, descending: Bool)
+
+    var description: String {
+        switch self {
+        case .fullScan: return "full scan"
+        case .primaryKeyLookup(let keys): return "primary key lookup (\(keys.count) key\(keys.count == 1 ? "" : "s"))"
+        case .primaryKeyRange: return "primary key range scan"
+        case .indexLookup(let property, let keys):
+            return "index lookup on \(property.schema.name) (\(keys.count) key\(keys.count == 1 ? "" : "s"))"
+        case .indexRange(let property, _, _): return "index range scan on \(property.schema.name)"
+        case .indexOrder(let property, let descending):
+            return "index order scan on \(property.schema.name)\(descending ? " (descending)" : "")"
+        }
+    }
+
+    /// Whether the candidates come out in the table's key order (primary-key order).
+    var yieldsKeyOrder: Bool {
+        switch self {
+        case .fullScan, .primaryKeyRange: return true
+        case .primaryKeyLookup(let keys): return keys.count <= 1
+        default: return false
+        }
+    }
+}
+
+/// Chooses a ``QueryPlan`` for a filter and a sort.
+struct QueryPlanner {
+    let context: StoreContext
+    let binding: TypeBinding
+
+    /// The plan for `filter` and `sorts`, and whether the plan already yields the sort's order.
+    func plan(filter: QueryExpression?, sorts: [SortDescriptor]) throws -> (QueryPlan, sortedByPlan: Bool) {
+        var best: (plan: QueryPlan, rank: Int)?
+        for conjunct in filter?.conjuncts ?? [] {
+            guard case .comparison(let comparison) = conjunct, let candidate = try access(for: comparison) else {
+                continue
+            }
+            if best == nil || candidate.rank < best!.rank { best = candidate }
+        }
+        if case .constant(false)? = filter { return (.primaryKeyLookup([]), true) }
+        let primaryKeySort =
+            sorts.count == 1 && sorts[0].keyPath == binding.primaryKey?.schema.name
+            && sorts[0].options.isEmpty && sorts[0].ascending
+        if let best {
+            return (best.plan, primaryKeySort && best.plan.yieldsKeyOrder)
+        }
+        if sorts.isEmpty { return (.fullScan, true) }
+        if primaryKeySort { return (.fullScan, true) }
+        if sorts.count == 1, sorts[0].options.isEmpty, let property = binding[sorts[0].keyPath],
+            property.index != nil, property.schema.index == .regular
+        {
+            return (.indexOrder(property, descending: !sorts[0].ascending), true)
+        }
+        return (.fullScan, false)
+    }
+
+    /// An access path for one comparison, with a rank (lower is cheaper), or `nil`.
+    private func access(for comparison: QueryComparison) throws -> (plan: QueryPlan, rank: Int)? {
+        guard comparison.path.count == 1, comparison.aggregate == nil, comparison.options.isEmpty,
+            let property = binding[comparison.path[0]], property.schema.collection == .single
+        else { return nil }
+        let isPrimaryKey = property.schema.isPrimaryKey
+        guard isPrimaryKey || property.index != nil else { return nil }
+        let bonus = isPrimaryKey ? 0 : 1
+
+        let codec = ValueCodec(schema: context.database.schemaIndex)
+        func key(_ given: StoredValue) throws -> [UInt8]? {
+            guard compatible(given, property.schema.type) else { return nil }
+            let value = codec.canonical(given, for: property.schema)
+            if isPrimaryKey {
+                guard let objectKey = ObjectKeyCodec.key(fromPrimaryKey: value, type: property.schema.type) else {
+                    return nil
+                }
+                return ObjectKeyCodec.encode(objectKey)
+            }
+            return try context.indexKey(value, for: property, in: binding)
+        }
+
+        switch comparison.op {
+        case .equal:
+            guard !comparison.value.isNull || !isPrimaryKey, let key = try key(comparison.value) else { return nil }
+            if comparison.value.isNull && property.schema.index == .unique { return nil }
+            return (lookup(property, [key], isPrimaryKey), 0 + bonus)
+        case .in:
+            guard case .list(let values) = comparison.value else { return nil }
+            var keys: [[UInt8]] = []
+            for value in values {
+                guard !value.isNull, let key = try key(value) else { return nil }
+                keys.append(key)
+            }
+            return (
+                lookup(property, Array(Set(keys)).sorted { $0.lexicographicallyPrecedes($1) }, isPrimaryKey), 2 + bonus
+            )
+        case .less, .lessOrEqual, .greater, .greaterOrEqual, .between:
+            guard !comparison.value.isNull else { return nil }
+            var lower: KeyBound?
+            var upper: KeyBound?
+            switch comparison.op {
+            case .less, .lessOrEqual:
+                guard let bound = try key(comparison.value) else { return nil }
+                upper = KeyBound(bound, inclusive: true)
+                lower = KeyBound([KeyEncoding.valueTag], inclusive: true)
+            case .greater, .greaterOrEqual:
+                guard let bound = try key(comparison.value) else { return nil }
+                lower = KeyBound(bound, inclusive: true)
+            default:
+                guard case .list(let ends) = comparison.value, ends.count == 2,
+                    let low = try key(ends[0]), let high = try key(ends[1])
+                else { return nil }
+                lower = KeyBound(low, inclusive: true)
+                upper = KeyBound(high, inclusive: true)
+            }
+            return (range(property, lower, upper, isPrimaryKey), 4 + bonus)
+        case .beginsWith:
+            guard property.schema.type == .string, case .string(let prefix) = comparison.value else { return nil }
+            let low = [KeyEncoding.valueTag] + Array(prefix.utf8)
+            return (
+                range(property, KeyBound(low, inclusive: true), upperBound(forPrefix: low), isPrimaryKey), 4 + bonus
+            )
+        default:
+            return nil
+        }
+    }
+
+    private func lookup(_ property: BoundProperty, _ keys: [[UInt8]], _ isPrimaryKey: Bool) -> QueryPlan {
+        isPrimaryKey ? .primaryKeyLookup(keys) : .indexLookup(property, keys)
+    }
+
+    private func range(_ property: BoundProperty, _ lower: KeyBound?, _ upper: KeyBound?, _ isPrimaryKey: Bool)
+        -> QueryPlan
+    {
+        isPrimaryKey ? .primaryKeyRange(lower: lower, upper: upper) : .indexRange(property, lower: lower, upper: upper)
+    }
+
+    /// The smallest key above every key starting with `prefix`, or `nil` when there is none.
+    private func upperBound(forPrefix prefix: [UInt8]) -> KeyBound? {
+        var bytes = prefix
+        while let last = bytes.last {
+            if last < 0xFF {
+                bytes[bytes.count - 1] = last + 1
+                return KeyBound(bytes, inclusive: false)
+            }
+            bytes.removeLast()
+        }
+        return nil
+    }
+
+    /// Whether an index of `type` orders `value` as the property's values (a double bound on an
+    /// integer index would not).
+    private func compatible(_ value: StoredValue, _ type: PropertyType) -> Bool {
+        switch (value, type) {
+        case (.int, _) where type.isInteger: return true
+        case (.int, .double), (.int, .float), (.double, .double), (.double, .float), (.float, .double),
+            (.float, .float):
+            return true
+        case (.string, .string), (.bool, .bool), (.date, .date), (.uuid, .uuid), (.data, .data), (.null, _):
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// Everything a ``Results`` asks of its objects: which, in what order, how many.
+struct QuerySpec: Hashable {
+    var filter: QueryExpression?
+    var sorts: [SortDescriptor] = []
+    var distinctPaths: [String] = []
+    var limit: Int?
+
+    /// Whether the results are simply every object in key order.
+    var isEverything: Bool {
+        filter == nil && sorts.isEmpty && distinctPaths.isEmpty && limit == nil
+    }
+
+    /// `self` with `expression` added to the filter by `AND`.
+    func filtered(by expression: QueryExpression) -> QuerySpec {
+        var spec = self
+        spec.filter = filter.map { .and([$0, expression]) } ?? expression
+        return spec
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+extension Results {
+    /// The objects that also match a predicate in the NSPredicate (Realm) syntax.
+    ///
+    /// ```swift
+    /// let popular = try tweets.filter("retweetCount > %@ AND user.screenName BEGINSWITH[c] 'swift'", 10)
+    /// let tagged = try photos.filter("ANY tags.name == %@", "sunset")
+    /// ```
+    ///
+    /// - Throws: ``ObjDBError/predicateSyntax(predicate:position:message:)`` pointing at the
+    ///   error, ``ObjDBError/invalidQuery(type:reason:)`` for an unknown property or a
+    ///   comparison the property's type has no meaning for.
+    public func filter(_ predicateFormat: String, _ arguments: Any...) throws -> Results {
+        var parser = try PredicateParser(predicateFormat, arguments: arguments)
+        return try filtered(by: try parser.parse())
+    }
+
+    /// The objects that also match a query written in Swift, checked by the compiler.
+    ///
+    /// ```swift
+    /// let popular = tweets.where { $0.retweetCount > 10 && $0.user.screenName == "swiftlang" }
+    /// ```
+    ///
+    /// - Precondition: the query names properties of the model (the compiler checks it does).
+    public func `where`(_ query: (Query<Element>) -> Query<Bool>) -> Results {
+        let expression = query(Query<Element>(root: Element.self)).expression
+        do {
+            return try filtered(by: expression)
+        } catch {
+            preconditionFailure("The query \(expression.text) cannot run: \(error)")
+        }
+    }
+
+    /// The objects sorted by one property (through to-one links: `"user.screenName"`).
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results {
+        sorted(by: [SortDescriptor(keyPath, ascending: ascending)])
+    }
+
+    /// The objects sorted by several properties, the first deciding first.
+    public func sorted(by descriptors: [SortDescriptor]) -> Results {
+        var spec = self.spec
+        spec.sorts = descriptors
+        return Results(context: context, binding: binding, spec: spec)
+    }
+
+    /// The first object of each distinct combination of the properties at `keyPaths`.
+    public func distinct(by keyPaths: [String]) -> Results {
+        var spec = self.spec
+        spec.distinctPaths = keyPaths
+        return Results(context: context, binding: binding, spec: spec)
+    }
+
+    /// At most `count` objects: the first ones in the results' order. Without a sort,
+    /// or with one the scan yields, the scan stops once it has them.
+    public func limit(_ count: Int) -> Results {
+        var spec = self.spec
+        spec.limit = Swift.max(0, Swift.min(count, spec.limit ?? count))
+        return Results(context: context, binding: binding, spec: spec)
+    }
+
+    /// How the query runs: the access path (a full scan, a primary-key or index lookup or
+    /// range), the filter, and whether sorting happens in memory.
+    ///
+    /// ```swift
+    /// try tweets.filter("id IN {1, 2, 3}").explain()   // "Tweet: primary key lookup (3 keys), …"
+    /// ```
+    public func explain() throws -> String {
+        try QueryExecution(context: context, binding: binding, spec: spec).explain()
+    }
+
+    /// The smallest value of `property` among the objects, or `nil` when there are none.
+    public func min(ofProperty property: String) throws -> StoredValue? {
+        try values(of: property).min { QueryOrdering.compare($0, $1, []) < 0 }
+    }
+
+    /// The largest value of `property` among the objects, or `nil` when there are none.
+    public func max(ofProperty property: String) throws -> StoredValue? {
+        try values(of: property).max { QueryOrdering.compare($0, $1, []) < 0 }
+    }
+
+    /// The sum of a numeric `property` over the objects.
+    public func sum(ofProperty property: String) throws -> Double {
+        try values(of: property).compactMap(Self.number).reduce(0, +)
+    }
+
+    /// The average of a numeric `property` over the objects, or `nil` when there are none.
+    public func average(ofProperty property: String) throws -> Double? {
+        let numbers = try values(of: property).compactMap(Self.number)
+        return numbers.isEmpty ? nil : numbers.reduce(0, +) / Double(numbers.count)
+    }
+
+    // MARK: Helpers
+
+    func filtered(by expression: QueryExpression) throws -> Results {
+        // Compile and plan once now, so a bad query fails here rather than on first read.
+        _ = try QueryCompiler(context: context, root: binding).compile(expression)
+        let spec = self.spec.filtered(by: expression)
+        _ = try QueryPlanner(context: context, binding: binding).plan(filter: spec.filter, sorts: spec.sorts)
+        return Results(context: context, binding: binding, spec: spec)
+    }
+
+    private func values(of property: String) throws -> [StoredValue] {
+        let path = property.split(separator: ".").map(String.init)
+        let paths = QueryPaths(context: context)
+        try paths.validateSortPath(path, from: binding)
+        let keys =
+            spec.isEverything
+            ? try context.allKeys(in: binding)
+            : try QueryExecution(context: context, binding: binding, spec: spec).keys()
+        return try keys.map { try paths.value(at: path, of: $0, in: binding) }.filter { !$0.isNull }
+    }
+
+    private static func number(_ value: StoredValue) -> Double? {
+        switch value {
+        case .int(let number): return Double(number)
+        case .double(let number): return number
+        case .float(let number): return Double(number)
+        case .decimal(let number): return NSDecimalNumber(decimal: number).doubleValue
+        default: return nil
+        }
+    }
+}
