@@ -158,9 +158,14 @@ final class StoreContext {
 
     /// The record of the object with table key `key`, or `nil` when there is none.
     func record(in binding: TypeBinding, key: [UInt8]) throws -> RecordReader? {
+        try key.withUnsafeBytes { try record(in: binding, key: $0) }
+    }
+
+    /// The record of the object whose table key is `key`'s bytes (a pointer into the map will do).
+    func record(in binding: TypeBinding, key: UnsafeRawBufferPointer) throws -> RecordReader? {
         guard let table = binding.table else { return nil }
         let transaction = try readTransaction()
-        guard let bytes = try key.withUnsafeBytes({ try transaction.get($0, in: table) }) else { return nil }
+        guard let bytes = try transaction.get(key, in: table) else { return nil }
         guard let reader = RecordReader(validating: bytes) else {
             throw ObjDBError.corruptRecord(
                 path: database.configuration.path, type: binding.schema.name, reason: "its slot table is inconsistent")

@@ -81,7 +81,7 @@ struct QueryCompiler {
                 let nilOutcome = try outcomeForNil(comparison, path: rest, in: target)
                 return { row in
                     guard case .bytes(let key) = row.reader.field(slot),
-                        let reader = try? self.context.record(in: target, key: Array(key))
+                        let reader = try? self.context.record(in: target, key: key)
                     else { return nilOutcome }
                     return inner(QueryRow(reader: reader, key: key))
                 }
@@ -94,7 +94,7 @@ struct QueryCompiler {
                 }
                 var outcomes: [Bool] = []
                 self.codec.forEachElement(field, as: schema) { element in
-                    guard let element, let reader = try? self.context.record(in: target, key: Array(element)) else {
+                    guard let element, let reader = try? self.context.record(in: target, key: element) else {
                         return
                     }
                     outcomes.append(inner(QueryRow(reader: reader, key: element)))

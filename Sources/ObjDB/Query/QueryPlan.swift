@@ -45,7 +45,7 @@ struct QueryPlanner {
     let binding: TypeBinding
 
     /// The plan for `filter` and `sorts`, and whether the plan already yields the sort's order.
-    func plan(filter: QueryExpression?, sorts: [SortDescriptor]) throws -> (QueryPlan, sortedByPlan: Bool) {
+    func plan(filter: QueryExpression?, sorts: [SortKey]) throws -> (QueryPlan, sortedByPlan: Bool) {
         var best: (plan: QueryPlan, rank: Int)?
         for conjunct in filter?.conjuncts ?? [] {
             guard case .comparison(let comparison) = conjunct, let candidate = try access(for: comparison) else {

@@ -1,7 +1,7 @@
 /// Everything a ``Results`` asks of its objects: which, in what order, how many.
 struct QuerySpec: Hashable {
     var filter: QueryExpression?
-    var sorts: [SortDescriptor] = []
+    var sorts: [SortKey] = []
     var distinctPaths: [String] = []
     var limit: Int?
 

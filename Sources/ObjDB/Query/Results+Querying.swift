@@ -34,11 +34,11 @@ extension Results {
 
     /// The objects sorted by one property (through to-one links: `"user.screenName"`).
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results {
-        sorted(by: [SortDescriptor(keyPath, ascending: ascending)])
+        sorted(by: [SortKey(keyPath, ascending: ascending)])
     }
 
     /// The objects sorted by several properties, the first deciding first.
-    public func sorted(by descriptors: [SortDescriptor]) -> Results {
+    public func sorted(by descriptors: [SortKey]) -> Results {
         var spec = self.spec
         spec.sorts = descriptors
         return Results(context: context, binding: binding, spec: spec)

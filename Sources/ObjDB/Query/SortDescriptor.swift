@@ -1,9 +1,9 @@
 /// One key of a sort order: a property path, a direction, and how strings compare.
 ///
 /// ```swift
-/// let photos = view.objects(Photo.self).sorted(by: [SortDescriptor("title", options: .caseInsensitive)])
+/// let photos = view.objects(Photo.self).sorted(by: [SortKey("title", options: .caseInsensitive)])
 /// ```
-public struct SortDescriptor: Hashable, Sendable {
+public struct SortKey: Hashable, Sendable {
     /// The property, through to-one links: `"user.screenName"`.
     public var keyPath: String
     /// Whether smaller values come first.

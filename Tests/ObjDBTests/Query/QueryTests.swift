@@ -50,7 +50,7 @@ struct QueryTests {
         let view = try db.view()
         let sunset = try #require(view.object(ofType: Tag.self, forPrimaryKey: "sunset"))
         let photos = try view.objects(Photo.self).filter("%@ IN tags", sunset)
-            .sorted(by: [SortDescriptor("title", options: .caseInsensitive)])
+            .sorted(by: [SortKey("title", options: .caseInsensitive)])
         #expect(photos.map(\.title) == ["alley", "Alps", "beach"])
         let byName = try view.objects(Photo.self).filter("ANY tags.name == 'sunset'")
         #expect(Set(byName.map(\.id)) == ["1", "2", "4"])
@@ -135,7 +135,7 @@ struct QueryTests {
         #expect(try tweets.sum(ofProperty: "retweetCount") == Double((1...50).map { $0 % 13 }.reduce(0, +)))
         #expect(try tweets.filter("id <= 4").average(ofProperty: "id") == 2.5)
         #expect(tweets.distinct(by: ["user.screenName"]).map(\.id) == [1, 2, 3, 4, 5])
-        let sorted = tweets.sorted(by: [SortDescriptor("retweetCount", ascending: false), SortDescriptor("id")])
+        let sorted = tweets.sorted(by: [SortKey("retweetCount", ascending: false), SortKey("id")])
         #expect(sorted.prefix(3).map(\.id) == [12, 25, 38])
         #expect(tweets.sorted(byKeyPath: "user.screenName").first?.user?.screenName == "Ada")
     }

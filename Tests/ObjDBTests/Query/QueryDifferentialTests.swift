@@ -1,0 +1,305 @@
+import Foundation
+import Testing
+
+@testable import ObjDB
+
+final class Item: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(indexed: true) var count = 0
+    @Persisted var score = 0.0
+    @Persisted(indexed: true) var name = ""
+    @Persisted var nickname: String?
+    @Persisted var flag = false
+    @Persisted(indexed: true) var when = Date(timeIntervalSince1970: 0)
+    @Persisted var numbers: List<Int>
+    @Persisted var owner: Owner?
+}
+
+final class Owner: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+}
+
+/// Thousands of random predicates and sorts over random data: every result must equal
+/// a naive evaluation of the same question over plain Swift values.
+@Suite("Queries: differential")
+struct QueryDifferentialTests {
+    struct Row {
+        var id: Int
+        var count: Int
+        var score: Double
+        var name: String
+        var nickname: String?
+        var flag: Bool
+        var when: Date
+        var numbers: [Int]
+        var ownerName: String?
+    }
+
+    static let words = [
+        "", "a", "A", "ab", "Ab", "abc", "é", "e", "É", "ÉTÉ", "été", "ete", "straße", "STRASSE", "日本", "😀x", "x😀",
+        "b*", "?",
+    ]
+    static let scores: [Double] = [.nan, -.infinity, -1.5, -0.0, 0, 0.5, 1, 2.25, .infinity]
+
+    @Test(arguments: [7, 8, 9])
+    func randomPredicatesAndSortsMatchANaiveEvaluation(seed: UInt64) throws {
+        let directory = TemporaryDirectory()
+        let db = try Database(path: directory.store(), types: [Item.self, Owner.self])
+        var random = SeededGenerator(seed: seed)
+        var rows: [Row] = []
+        try db.write { transaction in
+            let owners = try (0..<4).map { id in
+                try transaction.create(
+                    Owner.self, value: ["id": id, "name": Self.words.randomElement(using: &random)!])
+            }
+            for id in 0..<250 {
+                let item = Item()
+                item.id = id
+                item.count = Int.random(in: -5...5, using: &random)
+                item.score = Self.scores.randomElement(using: &random)!
+                item.name = Self.words.randomElement(using: &random)!
+                item.nickname = Bool.random(using: &random) ? Self.words.randomElement(using: &random) : nil
+                item.flag = Bool.random(using: &random)
+                item.when = Date(timeIntervalSince1970: Double(Int.random(in: 0...4, using: &random)))
+                item.numbers.append(
+                    contentsOf: (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                        Int.random(in: -3...3, using: &random)
+                    })
+                item.owner = Int.random(in: 0...4, using: &random) == 0 ? nil : owners.randomElement(using: &random)
+                try transaction.add(item)
+                rows.append(
+                    Row(
+                        id: id, count: item.count, score: item.score, name: item.name, nickname: item.nickname,
+                        flag: item.flag, when: item.when, numbers: Array(item.numbers), ownerName: item.owner?.name))
+            }
+        }
+        let items = try db.view().objects(Item.self)
+        for round in 0..<700 {
+            var generator = PredicateGenerator(random: random)
+            let predicate = generator.predicate(depth: 3)
+            random = generator.random
+            let expected = rows.filter { predicate.evaluate($0) }.map(\.id)
+            let results = try items.filter(predicate.format, argumentArray: predicate.arguments)
+            #expect(results.map(\.id) == expected, "round \(round): \(predicate.format) \(predicate.arguments)")
+            if round % 7 == 0 {
+                let (descriptor, compare) = generator.sort()
+                random = generator.random
+                let sorted = results.sorted(by: [descriptor, SortKey("id")]).map(\.id)
+                let reference = rows.filter { predicate.evaluate($0) }
+                    .sorted { compare($0, $1) ?? ($0.id < $1.id) }.map(\.id)
+                #expect(sorted == reference, "round \(round): sorted by \(descriptor)")
+            }
+        }
+    }
+}
+
+extension Results {
+    /// `filter(_:_:)` with the arguments in an array.
+    func filter(_ format: String, argumentArray: [Any]) throws -> Results {
+        var parser = try PredicateParser(format, arguments: argumentArray)
+        return try filtered(by: try parser.parse())
+    }
+}
+
+/// A random predicate: its string form with arguments, and its meaning over a row.
+struct GeneratedPredicate {
+    var format: String
+    var arguments: [Any]
+    var evaluate: (QueryDifferentialTests.Row) -> Bool
+}
+
+struct PredicateGenerator {
+    var random: SeededGenerator
+    typealias Row = QueryDifferentialTests.Row
+
+    mutating func predicate(depth: Int) -> GeneratedPredicate {
+        if depth > 0, Int.random(in: 0..<3, using: &random) == 0 {
+            let left = predicate(depth: depth - 1)
+            let right = predicate(depth: depth - 1)
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                return GeneratedPredicate(
+                    format: "(\(left.format)) AND (\(right.format))", arguments: left.arguments + right.arguments,
+                    evaluate: { left.evaluate($0) && right.evaluate($0) })
+            case 1:
+                return GeneratedPredicate(
+                    format: "(\(left.format)) OR (\(right.format))", arguments: left.arguments + right.arguments,
+                    evaluate: { left.evaluate($0) || right.evaluate($0) })
+            default:
+                return GeneratedPredicate(
+                    format: "NOT (\(left.format))", arguments: left.arguments, evaluate: { !left.evaluate($0) })
+            }
+        }
+        return atom()
+    }
+
+    private mutating func pick<T>(_ values: [T]) -> T { values.randomElement(using: &random)! }
+
+    private mutating func atom() -> GeneratedPredicate {
+        let ordered = ["==", "!=", "<", "<=", ">", ">="]
+        switch Int.random(in: 0..<11, using: &random) {
+        case 0:
+            let op = pick(ordered)
+            let value = Int.random(in: -6...6, using: &random)
+            return GeneratedPredicate(format: "count \(op) %@", arguments: [value]) { compare($0.count, op, value) }
+        case 1:
+            let low = Int.random(in: -5...3, using: &random)
+            let high = low + Int.random(in: 0...4, using: &random)
+            if Bool.random(using: &random) {
+                return GeneratedPredicate(format: "count BETWEEN {\(low), \(high)}", arguments: []) {
+                    $0.count >= low && $0.count <= high
+                }
+            }
+            return GeneratedPredicate(format: "count IN {\(low), \(high)}", arguments: []) {
+                [low, high].contains($0.count)
+            }
+        case 2:
+            let op = pick(ordered)
+            let value = pick(QueryDifferentialTests.scores)
+            return GeneratedPredicate(format: "score \(op) %@", arguments: [value]) { compare($0.score, op, value) }
+        case 3, 4:
+            let op = pick(["==", "!=", "<", ">", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"])
+            let modifier = pick(["", "[c]", "[d]", "[cd]"])
+            var options: QueryStringOptions = []
+            if modifier.contains("c") { options.insert(.caseInsensitive) }
+            if modifier.contains("d") { options.insert(.diacriticInsensitive) }
+            let value =
+                op == "LIKE" ? pick(["*", "a*", "?", "*é*", "?b*", "É??", "*😀"]) : pick(QueryDifferentialTests.words)
+            return GeneratedPredicate(format: "name \(op)\(modifier) %@", arguments: [value]) {
+                compareText($0.name, op, value, options)
+            }
+        case 5:
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: return GeneratedPredicate(format: "nickname == nil", arguments: []) { $0.nickname == nil }
+            case 1: return GeneratedPredicate(format: "nickname != nil", arguments: []) { $0.nickname != nil }
+            default:
+                let value = pick(QueryDifferentialTests.words)
+                let op = pick(["==", "!=", "BEGINSWITH"])
+                return GeneratedPredicate(format: "nickname \(op) %@", arguments: [value]) { row in
+                    guard let nickname = row.nickname else { return op == "!=" }
+                    return compareText(nickname, op, value, [])
+                }
+            }
+        case 6:
+            let value = Bool.random(using: &random)
+            return GeneratedPredicate(format: "flag == \(value ? "YES" : "false")", arguments: []) { $0.flag == value }
+        case 7:
+            let op = pick(ordered)
+            let value = Date(timeIntervalSince1970: Double(Int.random(in: 0...4, using: &random)))
+            return GeneratedPredicate(format: "when \(op) %@", arguments: [value]) { compare($0.when, op, value) }
+        case 8:
+            let quantifier = pick(["ANY", "ALL", "NONE"])
+            let op = pick(ordered)
+            let value = Int.random(in: -3...3, using: &random)
+            return GeneratedPredicate(format: "\(quantifier) numbers \(op) %@", arguments: [value]) { row in
+                let outcomes = row.numbers.map { compare($0, op, value) }
+                switch quantifier {
+                case "ANY": return outcomes.contains(true)
+                case "ALL": return outcomes.allSatisfy { $0 }
+                default: return !outcomes.contains(true)
+                }
+            }
+        case 9:
+            let aggregate = pick(["@count", "@sum", "@min", "@max", "@avg"])
+            let op = pick(ordered)
+            let value = Int.random(in: -3...3, using: &random)
+            return GeneratedPredicate(format: "numbers.\(aggregate) \(op) \(value)", arguments: []) { row in
+                let numbers = row.numbers.map(Double.init)
+                let reduced: Double?
+                switch aggregate {
+                case "@count": reduced = Double(numbers.count)
+                case "@sum": reduced = numbers.reduce(0, +)
+                case "@min": reduced = numbers.min()
+                case "@max": reduced = numbers.max()
+                default: reduced = numbers.isEmpty ? nil : numbers.reduce(0, +) / Double(numbers.count)
+                }
+                guard let reduced else { return op == "!=" }
+                return compare(reduced, op, Double(value))
+            }
+        default:
+            if Int.random(in: 0..<4, using: &random) == 0 {
+                return GeneratedPredicate(format: "owner == nil", arguments: []) { $0.ownerName == nil }
+            }
+            let op = pick(["==", "!=", "BEGINSWITH", "<"])
+            let modifier = pick(["", "[c]"])
+            let value = pick(QueryDifferentialTests.words)
+            return GeneratedPredicate(format: "owner.name \(op)\(modifier) %@", arguments: [value]) { row in
+                guard let name = row.ownerName else { return op == "!=" }
+                return compareText(name, op, value, modifier.isEmpty ? [] : [.caseInsensitive])
+            }
+        }
+    }
+
+    mutating func sort() -> (SortKey, (Row, Row) -> Bool?) {
+        let ascending = Bool.random(using: &random)
+        func order<T>(_ left: T, _ right: T, _ less: (T, T) -> Bool) -> Bool? {
+            if less(left, right) { return ascending }
+            if less(right, left) { return !ascending }
+            return nil
+        }
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0:
+            return (SortKey("count", ascending: ascending), { order($0.count, $1.count, <) })
+        case 1:
+            let folded = Bool.random(using: &random)
+            return (
+                SortKey("name", ascending: ascending, options: folded ? .caseInsensitive : []),
+                { left, right in
+                    let a = Array(QueryText.fold(left.name, folded ? .caseInsensitive : []).utf8)
+                    let b = Array(QueryText.fold(right.name, folded ? .caseInsensitive : []).utf8)
+                    return order(a, b) { $0.lexicographicallyPrecedes($1) }
+                }
+            )
+        case 2:
+            // NaN sorts first among numbers
+            return (
+                SortKey("score", ascending: ascending),
+                { order($0.score, $1.score) { a, b in a.isNaN ? !b.isNaN : (!b.isNaN && a < b) } }
+            )
+        default:
+            // nil links sort first
+            return (
+                SortKey("owner.name", ascending: ascending),
+                { left, right in
+                    order(left.ownerName, right.ownerName) { a, b in
+                        guard let a else { return b != nil }
+                        guard let b else { return false }
+                        return Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+                    }
+                }
+            )
+        }
+    }
+}
+
+private func compare<T: Comparable>(_ value: T, _ op: String, _ constant: T) -> Bool {
+    switch op {
+    case "==": return value == constant
+    case "!=": return value != constant
+    case "<": return value < constant
+    case "<=": return value <= constant
+    case ">": return value > constant
+    default: return value >= constant
+    }
+}
+
+private func compareText(_ value: String, _ op: String, _ constant: String, _ options: QueryStringOptions) -> Bool {
+    let text = QueryText.fold(value, options)
+    let other = QueryText.fold(constant, options)
+    let a = Array(text.utf8)
+    let b = Array(other.utf8)
+    switch op {
+    case "==": return a == b
+    case "!=": return a != b
+    case "<": return a.lexicographicallyPrecedes(b)
+    case ">": return b.lexicographicallyPrecedes(a)
+    case "BEGINSWITH": return a.starts(with: b)
+    case "ENDSWITH": return a.count >= b.count && Array(a.suffix(b.count)) == b
+    case "CONTAINS":
+        return b.isEmpty
+            || (a.count >= b.count && (0...(a.count - b.count)).contains { Array(a[$0..<$0 + b.count]) == b })
+    default:
+        return QueryText.like(Array(text.unicodeScalars)[...], Array(other.unicodeScalars)[...])
+    }
+}
