@@ -19,6 +19,13 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
+        // Debian's libsqlite3-dev: only the benchmark's baseline links it.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Benchmarks/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(name: "ObjDB", dependencies: ["CLMDB"]),
         .target(name: "ObjDBSync", dependencies: ["ObjDB"]),
 
@@ -35,7 +42,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "objdb-bench",
-            dependencies: ["ObjDB", "CLMDB", "ToolSupport"],
+            dependencies: ["ObjDB", "CLMDB", "CSQLite", "ToolSupport"],
             path: "Benchmarks/objdb-bench"
         ),
         .executableTarget(

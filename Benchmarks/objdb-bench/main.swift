@@ -2,41 +2,59 @@ import Foundation
 import ToolSupport
 
 let usage = """
-    usage: objdb-bench [--quick] [--count N] [--repetitions R] [--json FILE]
+    usage: objdb-bench [--quick] [--count N] [--repetitions R] [--workloads W1,W4,…] [--json FILE]
 
-    Times the same workloads on each engine in one run, interleaved, and prints the
-    median throughput of each with its ratio to raw LMDB. Read results are checked
-    equal across engines.
+    Runs each workload on ObjDB, raw LMDB and SQLite in one process run, interleaved,
+    and prints the median throughput of each with the ratios ObjDB ÷ raw LMDB and
+    ObjDB ÷ SQLite. Read results are checked equal across engines.
 
-      --quick          a short run for CI (N = 20,000, 3 repetitions)
-      --count N        records per workload (default 1,000,000)
-      --repetitions R  runs of each workload per engine (default 5)
-      --json FILE      also write the measurements as JSON
+      --quick           a short run for CI (N = 5,000, 3 repetitions)
+      --count N         tweets bulk-loaded (default 1,000,000)
+      --repetitions R   runs of each workload per engine (default 5)
+      --workloads LIST  which of W1 W2 W2c W3 W4 W5 W6 W7 W8 to run (default all)
+      --json FILE       also write the measurements as JSON
+
+    W1 bulk insert, one transaction   W2 durable single-object transactions, one writer
+    W2c the same from 8 writers       W3 non-durable single-object transactions
+    W4 point reads by primary key     W5 indexed equality query (userId == X), ≈100 results
+    W6 filtered full scan             W7 in-place updates, one transaction
+    W8 deletes, one transaction
     """
 
 runTool("objdb-bench", usage: usage) {
     let arguments = try CommandLineArguments(
-        Array(CommandLine.arguments.dropFirst()), valueOptions: ["count", "repetitions", "json"])
+        Array(CommandLine.arguments.dropFirst()), valueOptions: ["count", "repetitions", "json", "workloads"])
     if arguments.has("help") {
         print(usage)
         return .success
     }
-    let unknown = arguments.unknown(known: ["quick", "count", "repetitions", "json", "help"])
+    let unknown = arguments.unknown(known: ["quick", "count", "repetitions", "json", "workloads", "help"])
     guard unknown.isEmpty, arguments.positional.isEmpty else {
         throw UsageError("unknown argument \(unknown.first.map { "--\($0)" } ?? arguments.positional[0])")
     }
     let quick = arguments.has("quick")
-    let count = try arguments.integer("count", default: quick ? 20_000 : 1_000_000)
+    let count = try arguments.integer("count", default: quick ? 5_000 : 1_000_000)
     let repetitions = try arguments.integer("repetitions", default: quick ? 3 : 5)
-    guard count > 0, repetitions > 0 else { throw UsageError("--count and --repetitions must be positive") }
+    guard count >= 100, repetitions > 0 else { throw UsageError("--count must be at least 100, --repetitions positive") }
+    let all = Set(Report.order)
+    let workloads = Set((arguments.value("workloads") ?? Report.order.joined(separator: ",")).split(separator: ",").map(String.init))
+    guard workloads.isSubset(of: all) else {
+        throw UsageError("unknown workload \(workloads.subtracting(all).sorted().joined(separator: ", "))")
+    }
 
+    let engines: [any TweetEngine] = [ObjDBEngine(), RawLMDBEngine(), SQLiteEngine()]
     let runner = BenchmarkRunner(
-        engines: [StorageLayerEngine(), RawLMDBEngine()], count: count, repetitions: repetitions)
-    let measurements = try runner.run()
-    print(report(measurements, baseline: "raw-lmdb"))
+        engines: engines, count: count, repetitions: repetitions, durableWrites: quick ? 40 : 400,
+        singleWrites: quick ? 500 : 20_000, queries: quick ? 100 : 2_000, workloads: workloads)
+    let report = try runner.run()
+    let names = engines.map(\.name)
+    print(report.text(engines: names))
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let peak = usage.ru_maxrss * 1024
+    print("peak memory: \(peak / (1 << 20)) MiB (the whole process)")
     if let path = arguments.value("json") {
-        try jsonReport(measurements, count: count, repetitions: repetitions)
-            .write(to: URL(fileURLWithPath: path))
+        try report.json(engines: names, peakMemory: peak).write(to: URL(fileURLWithPath: path))
     }
     return .success
 }

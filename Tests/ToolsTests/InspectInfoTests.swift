@@ -61,17 +61,23 @@ struct InspectInfoTests {
 
 @Suite("objdb-bench")
 struct BenchCommandTests {
-    @Test func aSmallRunReportsEveryEngineAndRatio() throws {
-        let result = try run("objdb-bench", ["--count", "2000", "--repetitions", "1"])
+    @Test func aSmallRunReportsEveryEngineWorkloadAndRatio() throws {
+        let result = try run("objdb-bench", ["--count", "1000", "--repetitions", "1", "--workloads", "W1,W4,W5,W6"])
         #expect(result.status == 0, "\(result.error)")
-        for line in ["RESULT objdb-storage W1", "RESULT raw-lmdb W1", "RESULT objdb-storage W4", "RESULT raw-lmdb W4"] {
-            #expect(result.output.contains(line))
+        for engine in ["objdb", "raw-lmdb", "sqlite"] {
+            for workload in ["W1", "W4", "W5", "W6"] {
+                #expect(result.output.contains("RESULT \(engine) \(workload) "), "\(engine) \(workload)")
+            }
         }
+        #expect(result.output.contains("objdb/lmdb"))
+        #expect(result.output.contains("bytes/object after W1"))
+        #expect(!result.output.contains("RESULT objdb W7"))
     }
 
     @Test func badArgumentsExitWith2() throws {
         #expect(try run("objdb-bench", ["--count", "many"]).status == 2)
         #expect(try run("objdb-bench", ["--frobnicate"]).status == 2)
+        #expect(try run("objdb-bench", ["--workloads", "W99"]).status == 2)
     }
 }
 

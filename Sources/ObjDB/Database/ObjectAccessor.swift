@@ -29,6 +29,12 @@ final class ObjectAccessor {
         self.owner = owner
     }
 
+    /// Caches a record the caller just read for this object, saving the next lookup.
+    func prime(with reader: RecordReader) {
+        cachedReader = reader
+        cachedGeneration = context.generation
+    }
+
     /// The record, re-fetched when the context moved; `nil` when the object is gone.
     func reader() throws -> RecordReader? {
         if cachedGeneration == context.generation, let cachedReader { return cachedReader }

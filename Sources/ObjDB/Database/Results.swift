@@ -44,13 +44,16 @@ public struct Results<Element: Object>: RandomAccessCollection {
     /// Iterates the objects as they were when iteration began, even if the loop
     /// changes them (as Realm's `for … in` does).
     public func makeIterator() -> Iterator {
-        Iterator(results: self, keys: keys.snapshot())
+        let snapshot = keys.snapshot()
+        return Iterator(results: self, keys: snapshot, generation: context.generation)
     }
 
     /// Walks a snapshot of the keys of a ``Results``.
     public struct Iterator: IteratorProtocol {
         let results: Results
         let keys: [[UInt8]]
+        /// The context's generation when the keys were read: while it holds, every key exists.
+        let generation: UInt64
         var position = 0
 
         /// The next object that still exists, or `nil` at the end.
@@ -62,10 +65,17 @@ public struct Results<Element: Object>: RandomAccessCollection {
                 guard
                     let objectKey = key.withUnsafeBytes({
                         ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
-                    }),
-                    (try? results.context.record(in: binding, key: key)) != nil
+                    })
                 else { continue }
-                return results.context.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+                let context = results.context
+                if context.generation == generation {
+                    return context.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+                }
+                // The loop wrote: skip objects it deleted.
+                guard let reader = try? context.record(in: binding, key: key) else { continue }
+                let object = context.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+                object.accessor?.prime(with: reader)
+                return object
             }
             return nil
         }
@@ -88,7 +98,13 @@ final class KeyList {
 
     var count: Int {
         if generation == context.generation { return keys.count }
-        guard spec.isEverything else { return snapshot().count }
+        guard spec.isEverything else {
+            do {
+                return try QueryExecution(context: context, binding: binding, spec: spec).count()
+            } catch {
+                preconditionFailure("Counting \(binding.schema.name) failed: \(error)")
+            }
+        }
         guard let table = binding.table else { return 0 }
         do {
             return try context.readTransaction().statistics(of: table).entries

@@ -185,8 +185,10 @@ final class StoreContext {
     func object<T: ObjectBase>(_ type: T.Type, key: ObjectKey) throws -> T? {
         let binding = try database.binding(for: type)
         let keyBytes = ObjectKeyCodec.encode(key)
-        guard try record(in: binding, key: keyBytes) != nil else { return nil }
-        return makeObject(type, binding: binding, keyBytes: keyBytes, key: key)
+        guard let reader = try record(in: binding, key: keyBytes) else { return nil }
+        let object = makeObject(type, binding: binding, keyBytes: keyBytes, key: key)
+        object.accessor?.prime(with: reader)
+        return object
     }
 
     /// A managed object for a key known to exist.

@@ -90,6 +90,10 @@ extension Optional: Persistable where Wrapped: Persistable {
 // MARK: - Primitive conformances
 
 extension Bool: Persistable {
+    public static func _read(_ property: _ManagedProperty) -> Bool {
+        guard case .bytes(let bytes) = property.field(), bytes.count == 1 else { return false }
+        return bytes[0] != 0
+    }
     public static var _schemaKind: _SchemaKind { _SchemaKind(.bool) }
     public static var _defaultValue: Bool { false }
     public static func _fromStored(_ value: StoredValue, _ context: _ManagedProperty) -> Bool? {
@@ -106,6 +110,13 @@ public protocol _PersistableInteger: Persistable, FixedWidthInteger {
 }
 
 extension _PersistableInteger {
+    public static func _read(_ property: _ManagedProperty) -> Self {
+        // The hot path: the stored width is the declared one, little-endian.
+        guard case .bytes(let bytes) = property.field(), bytes.count == MemoryLayout<Self>.size else {
+            return _fromStored(property.storedValue(), property) ?? 0
+        }
+        return Self(littleEndian: bytes.loadUnaligned(as: Self.self))
+    }
     public static var _schemaKind: _SchemaKind { _SchemaKind(_propertyType) }
     public static var _defaultValue: Self { 0 }
     public static func _fromStored(_ value: StoredValue, _ context: _ManagedProperty) -> Self? {
@@ -132,6 +143,10 @@ extension Float: Persistable {
 }
 
 extension Double: Persistable {
+    public static func _read(_ property: _ManagedProperty) -> Double {
+        guard case .bytes(let bytes) = property.field(), bytes.count == 8 else { return 0 }
+        return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)))
+    }
     public static var _schemaKind: _SchemaKind { _SchemaKind(.double) }
     public static var _defaultValue: Double { 0 }
     public static func _fromStored(_ value: StoredValue, _ context: _ManagedProperty) -> Double? {
@@ -167,6 +182,10 @@ extension Data: Persistable {
 }
 
 extension Date: Persistable {
+    public static func _read(_ property: _ManagedProperty) -> Date {
+        guard case .bytes(let bytes) = property.field(), bytes.count == 8 else { return _defaultValue }
+        return Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))))
+    }
     public static var _schemaKind: _SchemaKind { _SchemaKind(.date) }
     public static var _defaultValue: Date { Date(timeIntervalSinceReferenceDate: 0) }
     public static func _fromStored(_ value: StoredValue, _ context: _ManagedProperty) -> Date? {

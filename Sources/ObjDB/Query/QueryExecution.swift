@@ -18,8 +18,22 @@ struct QueryExecution {
         return text
     }
 
+    /// The number of matching objects, counted without keeping their keys when the
+    /// query has no sort, distinct or limit.
+    func count() throws -> Int {
+        guard spec.sorts.isEmpty, spec.distinctPaths.isEmpty, spec.limit == nil else { return try keys().count }
+        var count = 0
+        _ = try keys { _ in count += 1 }
+        return count
+    }
+
     /// The table keys of the matching objects, in the query's order.
     func keys() throws -> [[UInt8]] {
+        try keys(counting: nil)
+    }
+
+    /// Scans; with `counting`, reports each match to it instead of keeping its key.
+    private func keys(counting: ((UnsafeRawBufferPointer) -> Void)?) throws -> [[UInt8]] {
         guard let table = binding.table else { return [] }
         let matcher = try spec.filter.map { try QueryCompiler(context: context, root: binding).compile($0) }
         let (plan, sortedByPlan) = try QueryPlanner(context: context, binding: binding)
@@ -33,6 +47,10 @@ struct QueryExecution {
         func consider(_ key: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer) -> Bool {
             guard let reader = RecordReader(validating: record) else { return true }
             if let matcher, !matcher(QueryRow(reader: reader, key: key)) { return true }
+            if let counting {
+                counting(key)
+                return true
+            }
             matched.append(Array(key))
             return stopEarly.map { matched.count < $0 } ?? true
         }

@@ -1,0 +1,45 @@
+/// One engine's implementation of every workload. Each run opens a fresh store.
+protocol TweetEngine: AnyObject {
+    /// The name printed in the table and the JSON report.
+    var name: String { get }
+    /// Opens an empty store in `directory`; `durable` commits sync to disk.
+    func open(directory: String, durable: Bool) throws
+    /// W1: every tweet in one transaction, in random id order.
+    func bulkInsert(_ data: TweetData) throws
+    /// W2/W3: one transaction per tweet.
+    func singleInserts(_ tweets: ArraySlice<(id: Int64, userId: Int64, text: String)>) throws
+    /// W4: reads `text` of each id; returns a checksum of what was read.
+    func pointReads(_ ids: [Int64]) throws -> UInt64
+    /// W5: for each user, the tweets with that `userId`; returns a checksum of their retweet counts.
+    func indexedQueries(_ users: [Int64]) throws -> UInt64
+    /// W6: the number of tweets with `retweetCount > 50 AND lang == "en"`.
+    func filteredScan() throws -> UInt64
+    /// W7: adds one to `retweetCount` of each id, in one transaction.
+    func updates(_ ids: [Int64]) throws
+    /// W8: deletes each id, in one transaction.
+    func deletes(_ ids: [Int64]) throws
+    /// The store's size on disk, in bytes.
+    func fileSize() -> Int
+    /// Closes the store.
+    func close()
+    /// Whether the engine can take writes from several threads at once (W2c).
+    var supportsConcurrentWriters: Bool { get }
+}
+
+enum BenchmarkFailure: Error, CustomStringConvertible {
+    case engine(String, String)
+    case disagreement(workload: String, detail: String)
+
+    var description: String {
+        switch self {
+        case .engine(let engine, let detail): return "\(engine): \(detail)"
+        case .disagreement(let workload, let detail): return "engines disagree on \(workload): \(detail)"
+        }
+    }
+}
+
+/// Folds a value into a checksum that does not depend on the order of the values.
+@inline(__always)
+func mix(_ checksum: inout UInt64, _ value: UInt64) {
+    checksum &+= (value &* 0x9E37_79B9_7F4A_7C15) ^ (value >> 7)
+}
