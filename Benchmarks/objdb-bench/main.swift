@@ -35,9 +35,12 @@ runTool("objdb-bench", usage: usage) {
     let quick = arguments.has("quick")
     let count = try arguments.integer("count", default: quick ? 5_000 : 1_000_000)
     let repetitions = try arguments.integer("repetitions", default: quick ? 3 : 5)
-    guard count >= 100, repetitions > 0 else { throw UsageError("--count must be at least 100, --repetitions positive") }
+    guard count >= 100, repetitions > 0 else {
+        throw UsageError("--count must be at least 100, --repetitions positive")
+    }
     let all = Set(Report.order)
-    let workloads = Set((arguments.value("workloads") ?? Report.order.joined(separator: ",")).split(separator: ",").map(String.init))
+    let workloads = Set(
+        (arguments.value("workloads") ?? Report.order.joined(separator: ",")).split(separator: ",").map(String.init))
     guard workloads.isSubset(of: all) else {
         throw UsageError("unknown workload \(workloads.subtracting(all).sorted().joined(separator: ", "))")
     }

@@ -42,7 +42,9 @@ final class RawLMDBEngine: TweetEngine {
     func singleInserts(_ tweets: ArraySlice<(id: Int64, userId: Int64, text: String)>) throws {
         for tweet in tweets {
             try write { txn in
-                try put(txn, id: tweet.id, userId: tweet.userId, createdAt: 0, retweetCount: 0, lang: "en", text: tweet.text)
+                try put(
+                    txn, id: tweet.id, userId: tweet.userId, createdAt: 0, retweetCount: 0, lang: "en", text: tweet.text
+                )
             }
         }
     }
@@ -168,7 +170,8 @@ final class RawLMDBEngine: TweetEngine {
     // MARK: Helpers
 
     private func put(
-        _ txn: OpaquePointer?, id: Int64, userId: Int64, createdAt: Double, retweetCount: Int, lang: String, text: String
+        _ txn: OpaquePointer?, id: Int64, userId: Int64, createdAt: Double, retweetCount: Int, lang: String,
+        text: String
     ) throws {
         var key = Self.key(id)
         var record: [UInt8] = []

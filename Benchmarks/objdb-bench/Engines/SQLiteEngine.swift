@@ -24,8 +24,9 @@ final class SQLiteEngine: TweetEngine {
 
     private func connect() throws -> OpaquePointer? {
         var connection: OpaquePointer?
-        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
-            == SQLITE_OK
+        guard
+            sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+                == SQLITE_OK
         else { throw BenchmarkFailure.engine(name, "cannot open \(path)") }
         try execute(
             """
@@ -63,7 +64,9 @@ final class SQLiteEngine: TweetEngine {
         try singleInserts(tweets, on: connection)
     }
 
-    private func singleInserts(_ tweets: ArraySlice<(id: Int64, userId: Int64, text: String)>, on connection: OpaquePointer?)
+    private func singleInserts(
+        _ tweets: ArraySlice<(id: Int64, userId: Int64, text: String)>, on connection: OpaquePointer?
+    )
         throws
     {
         let insert = try prepare("INSERT INTO tweets VALUES (?, ?, 0, 0, ?, 'en')", on: connection)
@@ -85,7 +88,9 @@ final class SQLiteEngine: TweetEngine {
         var checksum: UInt64 = 0
         for id in ids {
             sqlite3_bind_int64(select, 1, id)
-            guard sqlite3_step(select) == SQLITE_ROW else { throw BenchmarkFailure.engine(name, "tweet \(id) is missing") }
+            guard sqlite3_step(select) == SQLITE_ROW else {
+                throw BenchmarkFailure.engine(name, "tweet \(id) is missing")
+            }
             mix(&checksum, UInt64(sqlite3_column_bytes(select, 0)))
             sqlite3_reset(select)
         }

@@ -31,7 +31,8 @@ struct BenchmarkRunner {
 
     /// W1, W4–W8 and W3 on a store whose commits do not sync.
     private func runFast(
-        _ engine: any TweetEngine, _ data: TweetData, into report: inout Report, checksums: inout [String: [String: UInt64]]
+        _ engine: any TweetEngine, _ data: TweetData, into report: inout Report,
+        checksums: inout [String: [String: UInt64]]
     ) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -107,7 +108,8 @@ struct BenchmarkRunner {
     }
 
     private func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("objdb-bench-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("objdb-bench-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

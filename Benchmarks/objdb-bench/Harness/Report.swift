@@ -29,8 +29,10 @@ struct Report {
     static let order = ["W1", "W2", "W2c", "W3", "W4", "W5", "W6", "W7", "W8"]
 
     mutating func add(engine: String, workload: String, operations: Int, seconds: Double) {
-        measurements["\(engine)/\(workload)", default: Measurement(engine: engine, workload: workload, operations: operations)]
-            .seconds.append(seconds)
+        measurements[
+            "\(engine)/\(workload)", default: Measurement(engine: engine, workload: workload, operations: operations)
+        ]
+        .seconds.append(seconds)
     }
 
     func throughput(_ engine: String, _ workload: String) -> Double? {
@@ -88,7 +90,8 @@ struct Report {
                 ])
             }
         }
-        let sizes = Dictionary(uniqueKeysWithValues: engines.compactMap { engine in bytesPerObject(engine).map { (engine, $0) } })
+        let sizes = Dictionary(
+            uniqueKeysWithValues: engines.compactMap { engine in bytesPerObject(engine).map { (engine, $0) } })
         let document: [String: Any] = [
             "count": count, "repetitions": repetitions, "measurements": entries, "bytes_per_object": sizes,
             "peak_memory_bytes": peakMemory,

@@ -31,7 +31,8 @@ struct TweetData {
             String((0..<Int.random(in: 80...140, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
         }
         let others = ["ja", "es", "fr", "de", "pt", "tr"]
-        langs = ids.map { _ in Int.random(in: 0..<10, using: &random) < 4 ? "en" : others.randomElement(using: &random)! }
+        langs = ids.map { _ in Int.random(in: 0..<10, using: &random) < 4 ? "en" : others.randomElement(using: &random)!
+        }
         pointReads = (0..<count).map { _ in Int64.random(in: 0..<Int64(count), using: &random) * 7 + 1 }
         userQueries = (0..<queries).map { _ in Int64.random(in: 0..<Int64(users), using: &random) }
         let shuffled = ids.shuffled(using: &random)

@@ -99,8 +99,8 @@ public struct _StoringContext {
         }
         let discovered = try DiscoveredType.of(type(of: object))
         var values: [String: StoredValue] = [:]
-        for (ordinal, property) in discovered.persistedProperties(of: object).enumerated() {
-            values[binding.propertiesByOrdinal[ordinal].schema.name] = try property.storedValue(self)
+        for (ordinal, value) in try discovered.storedValues(of: object, self).enumerated() {
+            values[binding.propertiesByOrdinal[ordinal].schema.name] = value
         }
         return .embedded(values)
     }

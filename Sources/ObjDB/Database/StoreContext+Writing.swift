@@ -23,15 +23,16 @@ extension StoreContext {
         }
 
         let storing = _StoringContext(context: self, policy: policy)
-        let properties = try DiscoveredType.of(type(of: object)).persistedProperties(of: object)
+        let discovered = try DiscoveredType.of(type(of: object))
         let key: ObjectKey
-        if let primaryKey = binding.primaryKey {
-            let ordinal = binding.propertiesByOrdinal.firstIndex { $0 === primaryKey }!
-            key = try objectKey(from: try properties[ordinal].storedValue(storing), in: binding)
+        if binding.primaryKey != nil {
+            let ordinal = binding.primaryKeyOrdinal!
+            key = try objectKey(from: try discovered.storedValue(of: object, ordinal: ordinal, storing), in: binding)
         } else {
             key = .internalID(try nextInternalID(for: binding))
         }
-        if policy == .error, binding.primaryKey != nil,
+        // Linked objects are added before this one is stored: an existing key must fail first.
+        if policy == .error, binding.primaryKey != nil, binding.hasLinks,
             try record(in: binding, key: try tableKey(for: key, in: binding)) != nil
         {
             throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
@@ -43,8 +44,8 @@ extension StoreContext {
         let keyBytes: [UInt8]
         do {
             var values = [StoredValue](repeating: .null, count: binding.properties.count)
-            for (ordinal, property) in properties.enumerated() {
-                values[binding.propertiesByOrdinal[ordinal].position] = try property.storedValue(storing)
+            for (ordinal, value) in try discovered.storedValues(of: object, storing).enumerated() {
+                values[binding.propertiesByOrdinal[ordinal].position] = value
             }
             keyBytes = try put(values, key: key, in: binding, policy: policy)
         } catch {
@@ -92,11 +93,9 @@ extension StoreContext {
         let keyBytes = try tableKey(for: key, in: binding)
         let codec = ValueCodec(schema: database.schemaIndex)
         let values = zip(binding.properties, values).map { codec.canonical($1, for: $0.schema) }
-        let oldRecord = try record(in: binding, key: keyBytes)
+        // Under `.error` an existing object fails the put below (MDB_NOOVERWRITE): no lookup first.
+        let oldRecord = policy == .error ? nil : try record(in: binding, key: keyBytes)
         let old = oldRecord.map { self.values(of: $0, in: binding) }
-        if old != nil, policy == .error {
-            throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
-        }
         if let old, policy == .modified, old == values { return keyBytes }
         try checkUniqueIndexes(values, old: old, key: keyBytes, in: binding)
 
@@ -105,11 +104,15 @@ extension StoreContext {
         // Internal IDs only grow, so a new object usually goes at the end of the table
         // (MDB_APPEND skips the search); one added after a later ID (a linked object
         // added first) is put in its place.
-        let append: PutOptions = old == nil && binding.primaryKey == nil ? .append : []
-        try keyBytes.withUnsafeBytes { key in
+        let options: PutOptions =
+            old == nil && binding.primaryKey == nil ? .append : policy == .error ? .noOverwrite : []
+        try keyBytes.withUnsafeBytes { keyBuffer in
             try record.withUnsafeBytes { value in
-                if try !transaction.put(value, forKey: key, in: table, options: append) {
-                    try transaction.put(value, forKey: key, in: table)
+                if try !transaction.put(value, forKey: keyBuffer, in: table, options: options) {
+                    guard options == .append else {
+                        throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
+                    }
+                    try transaction.put(value, forKey: keyBuffer, in: table)
                 }
             }
         }

@@ -15,6 +15,10 @@ final class TypeBinding: @unchecked Sendable {
     let propertiesByOrdinal: [BoundProperty]
     /// The primary key, if any.
     let primaryKey: BoundProperty?
+    /// The primary key's ordinal in the class, if the class is known and has one.
+    let primaryKeyOrdinal: Int?
+    /// Whether any property holds links (or embedded objects, which may): adding may add others.
+    let hasLinks: Bool
     private let byName: [String: BoundProperty]
 
     init(
@@ -30,6 +34,7 @@ final class TypeBinding: @unchecked Sendable {
         self.properties = properties
         byName = Dictionary(properties.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
         primaryKey = properties.first { $0.schema.isPrimaryKey }
+        hasLinks = properties.contains { $0.schema.type == .object || $0.schema.type == .embedded }
         if let discovered {
             let byName = self.byName
             propertiesByOrdinal = discovered.propertyIndexByOrdinal.map { index in
@@ -38,6 +43,8 @@ final class TypeBinding: @unchecked Sendable {
         } else {
             propertiesByOrdinal = []
         }
+        let primaryKey = self.primaryKey
+        primaryKeyOrdinal = propertiesByOrdinal.firstIndex { $0 === primaryKey }
     }
 
     /// The property named `name`.

@@ -16,6 +16,20 @@ struct RecordCodec {
         _ values: [StoredValue], as type: ObjectSchema, missingIsZero: Bool = false, preserving: RecordReader? = nil
     ) throws -> [UInt8] {
         let codec = ValueCodec(schema: schema)
+        if preserving == nil {
+            // The common case: fields straight into the writer, in slot order.
+            let order = type.storedPropertyOrder
+            var writer = RecordWriter(slotCount: order.slotCount)
+            for position in order.positions {
+                let property = type.properties[position]
+                var value = values[position]
+                if missingIsZero, value.isNull, !property.isOptional, property.type != .object {
+                    value = codec.zeroValue(of: property)
+                }
+                try codec.encodeField(value, of: property, in: type.name, into: &writer)
+            }
+            return writer.finish()
+        }
         let declared = Set(type.properties.filter(\.isStored).map { Int($0.id) })
         let kept = preserving.map { old in (0..<old.slotCount).filter { !declared.contains($0) } } ?? []
         let slotCount = max(declared.max().map { $0 + 1 } ?? 0, kept.max().map { $0 + 1 } ?? 0)

@@ -184,7 +184,9 @@ extension Data: Persistable {
 extension Date: Persistable {
     public static func _read(_ property: _ManagedProperty) -> Date {
         guard case .bytes(let bytes) = property.field(), bytes.count == 8 else { return _defaultValue }
-        return Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))))
+        return Date(
+            timeIntervalSinceReferenceDate: Double(
+                bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))))
     }
     public static var _schemaKind: _SchemaKind { _SchemaKind(.date) }
     public static var _defaultValue: Date { Date(timeIntervalSinceReferenceDate: 0) }

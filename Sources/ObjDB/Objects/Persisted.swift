@@ -99,3 +99,23 @@ extension Persisted: DiscoverableProperty {
         try unmanagedValue._toStored(context)
     }
 }
+
+/// Reads a `Persisted` straight from an object's memory, once discovery has found and
+/// verified where it lives: the fast path of adding objects, without `Mirror`.
+protocol PersistedLayout {
+    static var size: Int { get }
+    static var alignment: Int { get }
+    static func ordinal(at pointer: UnsafeRawPointer) -> Int
+    static func storedValue(at pointer: UnsafeRawPointer, _ context: _StoringContext) throws -> StoredValue
+}
+
+extension Persisted: PersistedLayout {
+    static var size: Int { MemoryLayout<Self>.size }
+    static var alignment: Int { MemoryLayout<Self>.alignment }
+    static func ordinal(at pointer: UnsafeRawPointer) -> Int {
+        pointer.assumingMemoryBound(to: Self.self).pointee.ordinal
+    }
+    static func storedValue(at pointer: UnsafeRawPointer, _ context: _StoringContext) throws -> StoredValue {
+        try pointer.assumingMemoryBound(to: Self.self).pointee.unmanagedValue._toStored(context)
+    }
+}

@@ -14,6 +14,14 @@ public struct ObjectSchema: Codable, Sendable, Hashable {
         self.isEmbedded = isEmbedded
     }
 
+    /// The positions of the stored properties in slot order, and the slot count.
+    var storedPropertyOrder: (positions: [Int], slotCount: Int) {
+        let stored = properties.indices.filter { properties[$0].isStored }.sorted {
+            properties[$0].id < properties[$1].id
+        }
+        return (stored, stored.last.map { Int(properties[$0].id) + 1 } ?? 0)
+    }
+
     /// The primary-key property, if the type has one.
     public var primaryKey: PropertySchema? { properties.first { $0.isPrimaryKey } }
 

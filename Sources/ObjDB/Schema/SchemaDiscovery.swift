@@ -10,11 +10,38 @@ final class DiscoveredType: @unchecked Sendable {
     let schema: ObjectSchema
     /// For each property ordinal, its index in `schema.properties`.
     let propertyIndexByOrdinal: [Int]
+    /// For each property ordinal, where its `Persisted` lives in an instance; `nil` when the
+    /// layout could not be verified, and `Mirror` is used instead.
+    let layout: [(offset: Int, type: any PersistedLayout.Type)]?
 
-    private init(swiftType: ObjectBase.Type, schema: ObjectSchema, propertyIndexByOrdinal: [Int]) {
+    private init(
+        swiftType: ObjectBase.Type, schema: ObjectSchema, propertyIndexByOrdinal: [Int],
+        layout: [(offset: Int, type: any PersistedLayout.Type)]?
+    ) {
         self.swiftType = swiftType
         self.schema = schema
         self.propertyIndexByOrdinal = propertyIndexByOrdinal
+        self.layout = layout
+    }
+
+    /// The stored value of one property of an unmanaged object.
+    func storedValue(of object: ObjectBase, ordinal: Int, _ context: _StoringContext) throws -> StoredValue {
+        guard let layout else { return try persistedProperties(of: object)[ordinal].storedValue(context) }
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        return try withExtendedLifetime(object) {
+            try layout[ordinal].type.storedValue(at: base + layout[ordinal].offset, context)
+        }
+    }
+
+    /// The stored values of an unmanaged object's properties, in ordinal order.
+    func storedValues(of object: ObjectBase, _ context: _StoringContext) throws -> [StoredValue] {
+        guard let layout else {
+            return try persistedProperties(of: object).map { try $0.storedValue(context) }
+        }
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        return try withExtendedLifetime(object) {
+            try layout.map { try $0.type.storedValue(at: base + $0.offset, context) }
+        }
     }
 
     private static let cache = Mutex<[ObjectIdentifier: DiscoveredType]>([:])
@@ -86,7 +113,46 @@ final class DiscoveredType: @unchecked Sendable {
         for (index, ordinal) in ordinals.enumerated() { indexByOrdinal[ordinal] = index }
         let schema = ObjectSchema(name: name, properties: properties, isEmbedded: prototype is EmbeddedObject)
         try validate(schema)
-        return DiscoveredType(swiftType: type, schema: schema, propertyIndexByOrdinal: indexByOrdinal)
+        return DiscoveredType(
+            swiftType: type, schema: schema, propertyIndexByOrdinal: indexByOrdinal,
+            layout: verifiedLayout(of: prototype, levels: levels, count: ordinals.count))
+    }
+
+    /// Where each `Persisted` of `prototype` lives, computed from Swift's class layout (stored
+    /// properties in declaration order after the superclass's, each at its alignment) and
+    /// checked against what `Mirror` read: every ordinal must be found where computed.
+    private static func verifiedLayout(
+        of prototype: ObjectBase, levels: [Mirror], count: Int
+    ) -> [(offset: Int, type: any PersistedLayout.Type)]? {
+        // The heap object header (metadata, reference counts) and ObjectBase's two references.
+        var offset = 16 + MemoryLayout<ObjectAccessor?>.size + MemoryLayout<PropertyTracer?>.size
+        var found: [(ordinal: Int, offset: Int, type: any PersistedLayout.Type)] = []
+        for level in levels.reversed() where level.subjectType != ObjectBase.self {
+            for child in level.children {
+                let (size, alignment) = memoryLayout(of: Swift.type(of: child.value))
+                offset = (offset + alignment - 1) / alignment * alignment
+                if let property = child.value as? any DiscoverableProperty,
+                    let layoutType = Swift.type(of: child.value) as? any PersistedLayout.Type
+                {
+                    found.append((property.ordinal, offset, layoutType))
+                }
+                offset += size
+            }
+        }
+        guard found.count == count else { return nil }
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(prototype).toOpaque())
+        let verified = withExtendedLifetime(prototype) {
+            found.allSatisfy { $0.type.ordinal(at: base + $0.offset) == $0.ordinal }
+        }
+        guard verified else { return nil }
+        return found.sorted { $0.ordinal < $1.ordinal }.map { ($0.offset, $0.type) }
+    }
+
+    private static func memoryLayout(of type: Any.Type) -> (size: Int, alignment: Int) {
+        func measure<T>(_: T.Type) -> (size: Int, alignment: Int) {
+            (MemoryLayout<T>.size, MemoryLayout<T>.alignment)
+        }
+        return _openExistential(type, do: measure)
     }
 
     private static func describe(

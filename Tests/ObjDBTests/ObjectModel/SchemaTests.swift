@@ -129,3 +129,34 @@ final class TweetV1: Object {
 final class TweetV2: Object {
     @Persisted(primaryKey: true) var id: Int64
 }
+
+protocol Greeting {}
+struct Hello: Greeting {}
+
+final class WithExtras: Object {
+    var notStored: any Greeting = Hello()
+    @Persisted(primaryKey: true) var id = 0
+    var cache: [String] = []
+    @Persisted var name = ""
+}
+
+@Suite("Schema: reading unmanaged objects")
+struct UnmanagedLayoutTests {
+    let directory = TemporaryDirectory()
+
+    @Test func theSeedModelsAreReadWithoutMirror() throws {
+        for type in seedTypes {
+            #expect(try DiscoveredType.of(type).layout != nil, "\(type)")
+        }
+    }
+
+    @Test func classesWithOtherStoredPropertiesStoreTheirPersistedOnes() throws {
+        let db = try Database(path: directory.store(), types: [WithExtras.self])
+        let object = WithExtras()
+        object.id = 3
+        object.name = "kept"
+        object.cache = ["ignored"]
+        try db.write { try $0.add(object) }
+        #expect(try db.view().object(ofType: WithExtras.self, forPrimaryKey: 3)?.name == "kept")
+    }
+}
