@@ -166,7 +166,7 @@ final class StoreContext {
         guard let table = binding.table else { return nil }
         let transaction = try readTransaction()
         guard let bytes = try transaction.get(key, in: table) else { return nil }
-        guard let reader = RecordReader(validating: bytes) else {
+        guard let reader = RecordReader(header: bytes) else {
             throw ObjDBError.corruptRecord(
                 path: database.configuration.path, type: binding.schema.name, reason: "its slot table is inconsistent")
         }

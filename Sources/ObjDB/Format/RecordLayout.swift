@@ -40,7 +40,17 @@ struct RecordReader {
     let record: UnsafeRawBufferPointer
     let slotCount: Int
 
-    /// Checks the record's structure; `nil` when it is damaged.
+    /// Checks the header and that the slot table fits, in constant time; each field is
+    /// bounds-checked when read, and a damaged one reads as absent. Hot paths use this.
+    init?(header record: UnsafeRawBufferPointer) {
+        guard record.count >= RecordLayout.headerSize, record[0] == RecordLayout.version else { return nil }
+        let count = Int(UInt16(littleEndian: record.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+        guard RecordLayout.headerSize + 4 * count <= record.count else { return nil }
+        self.record = record
+        self.slotCount = count
+    }
+
+    /// Checks the record's whole structure; `nil` when it is damaged.
     init?(validating record: UnsafeRawBufferPointer) {
         guard record.count >= RecordLayout.headerSize, record[0] == RecordLayout.version else { return nil }
         let count = Int(UInt16(littleEndian: record.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
@@ -78,6 +88,8 @@ struct RecordReader {
             }
             next += 1
         }
+        // A damaged slot table never reads outside the record.
+        guard start <= end, end <= record.count else { return .absent }
         return .bytes(UnsafeRawBufferPointer(rebasing: record[start..<end]))
     }
 

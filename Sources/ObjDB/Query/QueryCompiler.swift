@@ -21,9 +21,19 @@ struct QueryCompiler {
             return { !inner($0) }
         case .and(let operands):
             let inner = try operands.map { try compile($0, in: binding) }
+            if inner.count == 2 {
+                let first = inner[0]
+                let second = inner[1]
+                return { first($0) && second($0) }
+            }
             return { row in inner.allSatisfy { $0(row) } }
         case .or(let operands):
             let inner = try operands.map { try compile($0, in: binding) }
+            if inner.count == 2 {
+                let first = inner[0]
+                let second = inner[1]
+                return { first($0) || second($0) }
+            }
             return { row in inner.contains { $0(row) } }
         case .comparison(let comparison):
             return try compile(comparison, path: comparison.path[...], in: binding, quantified: false)
@@ -106,6 +116,7 @@ struct QueryCompiler {
         // The last property of the path.
         switch schema.collection {
         case .single:
+            if let fused = fusedMatcher(comparison, schema: schema, slot: slot) { return fused }
             let matcher = try valueMatcher(comparison, for: schema)
             let absent = absentOutcome(matcher, schema)
             return { row in
@@ -162,6 +173,34 @@ struct QueryCompiler {
         }
     }
 
+    /// One closure for the commonest comparisons (an integer against an integer, a string
+    /// equal to a string), reading the field and comparing in place.
+    private func fusedMatcher(_ comparison: QueryComparison, schema: PropertySchema, slot: Int) -> RowMatcher? {
+        guard comparison.aggregate == nil, comparison.options.isEmpty, !schema.isOptional else { return nil }
+        switch (schema.type, comparison.value) {
+        case (.int, .int(let constant)), (.int64, .int(let constant)):
+            let absent = ordered(comparison.op, 0, constant)
+            guard absent != nil else { return nil }
+            let op = comparison.op
+            return { row in
+                guard case .bytes(let bytes) = row.reader.field(slot), bytes.count == 8 else { return absent! }
+                return ordered(op, Int64(littleEndian: bytes.loadUnaligned(as: Int64.self)), constant)!
+            }
+        case (.string, .string(let text)) where comparison.op == .equal || comparison.op == .notEqual:
+            let constant = Array(text.utf8)
+            let equal = comparison.op == .equal
+            return { row in
+                guard case .bytes(let bytes) = row.reader.field(slot) else { return constant.isEmpty == equal }
+                guard bytes.count == constant.count else { return !equal }
+                guard let address = bytes.baseAddress else { return equal }
+                let same = constant.withUnsafeBytes { memcmp($0.baseAddress!, address, bytes.count) == 0 }
+                return same == equal
+            }
+        default:
+            return nil
+        }
+    }
+
     /// What a comparison through a `nil` to-one link gives: as if the final value were `nil`.
     private func outcomeForNil(_ comparison: QueryComparison, path: ArraySlice<String>, in binding: TypeBinding) throws
         -> Bool
@@ -207,5 +246,19 @@ struct QueryCompiler {
 
     func invalid(_ reason: String) -> ObjDBError {
         .invalidQuery(type: root.schema.name, reason: reason)
+    }
+}
+
+/// `lhs op rhs` for the ordered operators; `nil` for others.
+@inline(__always)
+private func ordered(_ op: QueryOperator, _ lhs: Int64, _ rhs: Int64) -> Bool? {
+    switch op {
+    case .equal: return lhs == rhs
+    case .notEqual: return lhs != rhs
+    case .less: return lhs < rhs
+    case .lessOrEqual: return lhs <= rhs
+    case .greater: return lhs > rhs
+    case .greaterOrEqual: return lhs >= rhs
+    default: return nil
     }
 }

@@ -45,7 +45,7 @@ struct QueryExecution {
         var seen = Set<[UInt8]>()
 
         func consider(_ key: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer) -> Bool {
-            guard let reader = RecordReader(validating: record) else { return true }
+            guard let reader = RecordReader(header: record) else { return true }
             if let matcher, !matcher(QueryRow(reader: reader, key: key)) { return true }
             if let counting {
                 counting(key)
