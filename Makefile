@@ -37,6 +37,9 @@ demo: deps
 	$(SWIFT) build --product objdb-inspect
 	.build/debug/objdb-demo $(DEMO_STORE)
 	.build/debug/objdb-inspect $(DEMO_STORE) info
+	.build/debug/objdb-inspect $(DEMO_STORE) schema
+	.build/debug/objdb-inspect $(DEMO_STORE) dump Tweet --where "retweetCount > 90" --sort -retweetCount --limit 5
+	.build/debug/objdb-inspect $(DEMO_STORE) check
 
 ## The full benchmark, optimized: make bench BENCH_ARGS="--count 100000 --json out.json"
 bench: deps

@@ -157,3 +157,11 @@ extension Database {
         return try body(view)
     }
 }
+
+extension Database {
+    /// The number of the last committed write transaction, read from LMDB's meta page without
+    /// a transaction: it moves whenever any process commits.
+    package func lastCommittedVersion() throws -> Int {
+        try environment.info().lastTransactionID
+    }
+}
