@@ -20,13 +20,26 @@ struct InspectInfoTests {
         #expect(result.output.contains("Map size:"))
         #expect(result.output.contains("Readers:            0 open"))
         let rows = result.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        #expect(rows.contains { $0.first == "greetings" && $0.last == "1000" })
-        #expect(rows.contains { $0.first == "objdb.meta" && $0.last == "1" })
+        #expect(rows.contains { $0.first == "obj.Tweet" && $0.last == "200" })
+        #expect(rows.contains { $0.first == "idx.TwitterUser.2" && $0.last == "8" })
+        #expect(rows.contains { $0.first == "objdb.meta" && $0.last == "3" })
     }
 
-    @Test func infoIsTheDefaultCommand() throws {
+    @Test func withoutACommandTheShellReadsCommands() throws {
         let store = try makeDemoStore()
-        #expect(try run("objdb-inspect", [store]).output == (try run("objdb-inspect", [store, "info"])).output)
+        let process = Process()
+        process.executableURL = builtProductsDirectory().appendingPathComponent("objdb-inspect")
+        process.arguments = [store]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("info\n".utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text == (try run("objdb-inspect", [store, "info"])).output)
     }
 
     @Test func infoDoesNotWriteToTheStore() throws {

@@ -73,7 +73,8 @@ package struct StoreCheck {
             }
             for link in context.links(in: values, of: binding) {
                 guard let target = database.bindings[link.targetType],
-                    try context.record(in: target, key: link.targetKey) != nil
+                    (try? context.record(in: target, key: link.targetKey)) ?? nil != nil
+                        || Self.exists(link.targetKey, in: target, context)
                 else {
                     problems.append("\(label): a link to a missing \(link.targetType)")
                     continue
@@ -94,10 +95,12 @@ package struct StoreCheck {
             }
             for (indexKey, objectKey) in entries {
                 let label = "index \(binding.schema.name).\(property.schema.name)"
-                guard let reader = try context.record(in: binding, key: objectKey) else {
+                guard Self.exists(objectKey, in: binding, context) else {
                     problems.append("\(label): an entry points at a missing object")
                     continue
                 }
+                // A damaged record is reported once, with the objects.
+                guard let reader = try? context.record(in: binding, key: objectKey) else { continue }
                 let value = context.values(of: reader, in: binding)[property.position]
                 if try context.indexKey(value, for: property, in: binding) != indexKey {
                     problems.append("\(label): an entry does not match its object's value \(value)")
@@ -117,6 +120,12 @@ package struct StoreCheck {
         let extra = stored.subtracting(expected).count
         if missing > 0 { problems.append("backlinks: \(missing) link(s) have no backlink") }
         if extra > 0 { problems.append("backlinks: \(extra) backlink(s) match no link") }
+    }
+
+    /// Whether the table holds the key, whatever its record looks like.
+    private static func exists(_ key: [UInt8], in binding: TypeBinding, _ context: StoreContext) -> Bool {
+        guard let table = binding.table, let transaction = try? context.readTransaction() else { return false }
+        return ((try? key.withUnsafeBytes { try transaction.get($0, in: table) }) ?? nil) != nil
     }
 
     private static func backlink(_ link: StoreContext.Backlink, source: String, sourceKey: [UInt8]) -> [UInt8] {

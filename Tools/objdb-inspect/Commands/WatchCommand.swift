@@ -13,6 +13,12 @@ struct WatchCommand {
     let interval: Int
 
     func run() throws -> ToolExitCode {
+        // "Until interrupted": a parent may have started us with these signals blocked.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
         let database = try InspectCommand.open(path)
         guard database.schema[type] != nil else { throw ObjDBError.unknownType(type) }
         var previous = try snapshot(database)

@@ -35,7 +35,7 @@ struct FittedTable {
         let separators = 2 * (widths.count - 1)
         while widths.reduce(0, +) + separators > width,
             let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
-            widths[widest] > 6
+            widths[widest] > 3
         {
             widths[widest] -= 1
         }
