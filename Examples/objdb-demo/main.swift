@@ -30,7 +30,7 @@ do {
     print("Created \(path)")
 
     let handles = ["jack", "biz", "ev", "swiftlang", "ada", "grace", "linus", "guido"]
-    var generator = SystemRandomNumberGenerator()
+    var generator = DemoRandom()
     for page in 0..<5 {
         try db.write { transaction in
             for offset in 0..<40 {
@@ -70,4 +70,15 @@ do {
 } catch {
     FileHandle.standardError.write(Data("objdb-demo: \(error)\n".utf8))
     exit(1)
+}
+
+/// A seeded generator, so the demo's store (and the README's session on it) is the same on every run.
+struct DemoRandom: RandomNumberGenerator {
+    private var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    mutating func next() -> UInt64 {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return state
+    }
 }
