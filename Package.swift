@@ -61,7 +61,9 @@ let package = Package(
         .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDBSync"]),
         .testTarget(
             name: "ToolsTests",
-            dependencies: ["ObjDB", "ToolSupport", "objdb-inspect", "objdb-sync", "objdb-bench", "objdb-demo"]
+            dependencies: [
+                "ObjDB", "ToolSupport", "objdb-inspect", "objdb-sync", "objdb-bench", "objdb-demo", "objdb-test-child",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -42,6 +42,26 @@ struct InspectInfoTests {
         #expect(text == (try run("objdb-inspect", [store, "info"])).output)
     }
 
+    @Test func infoShowsReadersAndTheOldestPinnedVersion() throws {
+        let store = try makeDemoStore()
+        let reader = Process()
+        reader.executableURL = builtProductsDirectory().appendingPathComponent("objdb-test-child")
+        reader.arguments = ["hold-reader", store]
+        let output = Pipe()
+        reader.standardOutput = output
+        try reader.run()
+        defer {
+            kill(reader.processIdentifier, SIGKILL)
+            reader.waitUntilExit()
+        }
+        _ = output.fileHandleForReading.availableData  // "ready": the reader holds its snapshot
+        let result = try run("objdb-inspect", [store, "info"])
+        #expect(result.output.contains("Readers:            1 open"))
+        #expect(result.output.contains("  pid \(reader.processIdentifier) reads transaction 7"))
+        #expect(result.output.contains("Oldest pinned:      transaction 7, 0 commit(s) behind"))
+        #expect(result.output.contains("Schema version:     0"))
+    }
+
     @Test func infoDoesNotWriteToTheStore() throws {
         let store = try makeDemoStore()
         let before = try Data(contentsOf: URL(fileURLWithPath: store))

@@ -12,6 +12,7 @@ struct InfoCommand {
         let usedPercent = Double(environment.usedBytes) * 100 / Double(max(environment.mapSize, 1))
         print("Store:              \(info.path)")
         print("Format version:     \(info.formatVersion)")
+        print("Schema version:     \(info.schemaVersion.map(String.init) ?? "none stored")")
         print("File size:          \(info.fileSize) bytes")
         print("Page size:          \(environment.pageSize) bytes")
         print(
@@ -24,6 +25,11 @@ struct InfoCommand {
                 + "\(environment.maxReaders) slots used, \(info.staleReadersCleared) stale cleared")
         for reader in environment.readers {
             print("  pid \(reader.processID) reads transaction \(reader.transactionID)")
+        }
+        if let oldest = info.oldestPinnedVersion {
+            print("Oldest pinned:      transaction \(oldest.version), \(oldest.behind) commit(s) behind")
+        } else {
+            print("Oldest pinned:      none (no open readers)")
         }
         print("")
         var table = TextTable(header: ["Database", "Depth", "Branch", "Leaf", "Overflow", "Entries"])
