@@ -2,7 +2,8 @@ import Foundation
 import ToolSupport
 
 let usage = """
-    usage: objdb-bench [--quick] [--count N] [--repetitions R] [--workloads W1,W4,…] [--json FILE]
+    usage: objdb-bench [--quick | --growth [--growth-max N]] [--count N] [--repetitions R]
+                       [--workloads W1,W4,…] [--json FILE]
 
     Runs each workload on ObjDB, raw LMDB and SQLite in one process run, interleaved,
     and prints the median throughput of each with the ratios ObjDB ÷ raw LMDB and
@@ -13,6 +14,8 @@ let usage = """
       --repetitions R   runs of each workload per engine (default 5)
       --workloads LIST  which of W1 W2 W2c W3 W4 W5 W6 W7 W8 to run (default all)
       --json FILE       also write the measurements as JSON
+      --growth          W1 and W4 at N = 10^4, 10^5, … up to --growth-max (default 10^7):
+                        how each engine's cost grows with the size of the store
 
     W1 bulk insert, one transaction   W2 durable single-object transactions, one writer
     W2c the same from 8 writers       W3 non-durable single-object transactions
@@ -23,12 +26,15 @@ let usage = """
 
 runTool("objdb-bench", usage: usage) {
     let arguments = try CommandLineArguments(
-        Array(CommandLine.arguments.dropFirst()), valueOptions: ["count", "repetitions", "json", "workloads"])
+        Array(CommandLine.arguments.dropFirst()),
+        valueOptions: ["count", "repetitions", "json", "workloads", "growth-max"])
     if arguments.has("help") {
         print(usage)
         return .success
     }
-    let unknown = arguments.unknown(known: ["quick", "count", "repetitions", "json", "workloads", "help"])
+    let unknown = arguments.unknown(known: [
+        "quick", "count", "repetitions", "json", "workloads", "help", "growth", "growth-max",
+    ])
     guard unknown.isEmpty, arguments.positional.isEmpty else {
         throw UsageError("unknown argument \(unknown.first.map { "--\($0)" } ?? arguments.positional[0])")
     }
@@ -46,6 +52,25 @@ runTool("objdb-bench", usage: usage) {
     }
 
     let engines: [any TweetEngine] = [ObjDBEngine(), RawLMDBEngine(), SQLiteEngine()]
+    if arguments.has("growth") {
+        let maximum = try arguments.integer("growth-max", default: 10_000_000)
+        var sizes: [Int] = []
+        var size = 10_000
+        while size <= maximum {
+            sizes.append(size)
+            size *= 10
+        }
+        guard !sizes.isEmpty else { throw UsageError("--growth-max must be at least 10000") }
+        var reports: [(Int, Report)] = []
+        for size in sizes {
+            let runner = BenchmarkRunner(
+                engines: engines, count: size, repetitions: try arguments.integer("repetitions", default: 1),
+                durableWrites: 0, singleWrites: 0, queries: 1, workloads: ["W1", "W4"])
+            reports.append((size, try runner.run()))
+        }
+        print(growthTable(reports, engines: engines.map(\.name)))
+        return .success
+    }
     let runner = BenchmarkRunner(
         engines: engines, count: count, repetitions: repetitions, durableWrites: quick ? 40 : 400,
         singleWrites: quick ? 500 : 20_000, queries: quick ? 100 : 2_000, workloads: workloads)

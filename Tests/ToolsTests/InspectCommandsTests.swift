@@ -94,6 +94,15 @@ struct InspectCommandsTests {
         #expect(try inspect([store, "get", "Tweet", "abc"]).status == 2)
     }
 
+    @Test func everyCommandHasHelp() throws {
+        let store = try demoStore()
+        for command in ["info", "schema", "count", "dump", "get", "watch", "check", "export", "import", "compact"] {
+            let help = try inspect([store, command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.output.hasPrefix("usage: objdb-inspect PATH \(command)"), "\(command)")
+        }
+    }
+
     @Test func checkPassesASoundStore() throws {
         let store = try demoStore()
         let result = try inspect([store, "check"])

@@ -107,6 +107,15 @@ struct BenchCommandTests {
         #expect(!result.output.contains("RESULT objdb W7"))
     }
 
+    @Test func growthModeReportsW1AndW4PerSize() throws {
+        let result = try run("objdb-bench", ["--growth", "--growth-max", "10000"])
+        #expect(result.status == 0, "\(result.error)")
+        let rows = result.output.split(separator: "\n").filter { $0.hasPrefix("10000 ") }
+        #expect(rows.contains { $0.contains("W1 bulk insert") })
+        #expect(rows.contains { $0.contains("W4 point reads") })
+        #expect(result.output.contains("bytes/object"))
+    }
+
     @Test func badArgumentsExitWith2() throws {
         #expect(try run("objdb-bench", ["--count", "many"]).status == 2)
         #expect(try run("objdb-bench", ["--frobnicate"]).status == 2)

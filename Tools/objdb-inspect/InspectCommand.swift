@@ -29,6 +29,29 @@ enum InspectCommand {
         exit codes: 0 ok, 1 failure or problems found, 2 usage
         """
 
+    /// `objdb-inspect PATH COMMAND --help`.
+    static let commandHelp: [String: String] = [
+        "info":
+            "usage: objdb-inspect PATH info\n\nFormat and schema versions, file and map size, readers (live and stale),\nthe oldest pinned version, and each named database's depth, pages and entries.",
+        "schema":
+            "usage: objdb-inspect PATH schema [--json]\n\nEvery type and property: type, optional, primary key, index, link target, inverse.",
+        "count": "usage: objdb-inspect PATH count [TYPE]\n\nThe number of objects of each type, or of TYPE.",
+        "dump":
+            "usage: objdb-inspect PATH dump TYPE [--where PREDICATE] [--sort A,-B] [--limit N] [--offset N]\n                          [--props A,B] [--format table|json|ndjson|csv]\n\nObjects of TYPE. PREDICATE is the string predicate syntax (retweetCount > 10 AND lang == 'en');\n-B sorts descending. Links print as Type(key); tables summarize lists, JSON holds them whole.",
+        "get":
+            "usage: objdb-inspect PATH get TYPE KEY\n\nOne object by primary key (#N for an internal ID): every property, its links, its backlinks.",
+        "watch":
+            "usage: objdb-inspect PATH watch TYPE [--where PREDICATE] [--interval MS]\n\nPrints the count, then every committed change by any process: + inserted, - deleted,\n~ modified with the changed properties. Polls every MS milliseconds (100). Ctrl-C stops.",
+        "check":
+            "usage: objdb-inspect PATH check\n\nVerifies records, index entries, links and backlinks. Exit code 1 and a line per problem.",
+        "export":
+            "usage: objdb-inspect PATH export [TYPE…] [--format ndjson|json] [--output FILE]\n\nObjects as JSON, with _type and _key; links as the linked object's key.",
+        "import":
+            "usage: objdb-inspect PATH import FILE\n\nObjects from an export (ndjson or json), in one write transaction.",
+        "compact":
+            "usage: objdb-inspect PATH compact OUT\n\nLMDB's compacting copy of the store, written to the new file OUT.",
+    ]
+
     static let valueOptions: Set<String> = [
         "where", "sort", "limit", "offset", "props", "format", "output", "interval",
     ]
@@ -58,7 +81,8 @@ enum InspectCommand {
         let command = words[0]
         let operands = Array(words.dropFirst())
         if arguments.has("help") {
-            print(usage)
+            guard let help = commandHelp[command] else { throw UsageError("unknown command '\(command)'") }
+            print(help)
             return .success
         }
         let known = Set(["help", "no-color", "json"]).union(valueOptions)

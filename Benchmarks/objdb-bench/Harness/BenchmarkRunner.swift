@@ -63,6 +63,7 @@ struct BenchmarkRunner {
             try engine.deletes(data.deletes)
             return nil
         }
+        guard singleWrites > 0 else { return }
         try measure("W3", operations: singleWrites) {
             try engine.singleInserts(data.extra(singleWrites, offset: 0)[...])
             return nil

@@ -104,8 +104,45 @@ struct Report {
         return String(format: "%.2f×", mine / theirs)
     }
 
-    private func bytesPerObject(_ engine: String) -> Double? {
+    func bytesPerObject(_ engine: String) -> Double? {
         guard let sizes = fileSizes[engine], !sizes.isEmpty else { return nil }
         return Double(sizes.sorted()[sizes.count / 2]) / Double(count)
     }
+}
+
+/// W1 and W4 per size: each engine's throughput, ObjDB's ratios, and bytes per object.
+func growthTable(_ reports: [(Int, Report)], engines: [String]) -> String {
+    var lines = ["objdb-bench --growth: medians in operations per second, bytes per object after W1", ""]
+    let header = ["N", "workload"] + engines + ["objdb/lmdb", "objdb/sqlite"]
+    var rows = [header]
+    for (size, report) in reports {
+        for workload in ["W1", "W4"] {
+            var row = [String(size), "\(workload) \(Report.titles[workload] ?? "")"]
+            for engine in engines {
+                row.append(report.throughput(engine, workload).map { String(format: "%.0f", $0) } ?? "—")
+            }
+            for baseline in ["raw-lmdb", "sqlite"] {
+                if let mine = report.throughput("objdb", workload), let theirs = report.throughput(baseline, workload) {
+                    row.append(String(format: "%.2f×", mine / theirs))
+                } else {
+                    row.append("—")
+                }
+            }
+            rows.append(row)
+        }
+        var sizes = [String(size), "bytes/object"]
+        for engine in engines {
+            sizes.append(report.bytesPerObject(engine).map { String(format: "%.0f", $0) } ?? "—")
+        }
+        rows.append(sizes + ["", ""])
+    }
+    let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+    for row in rows {
+        lines.append(
+            row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column <= 1 ? cell + padding : padding + cell
+            }.joined(separator: "  "))
+    }
+    return lines.joined(separator: "\n")
 }
