@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// do {
-///     let store = try Store(path: "tweets.objdb", options: .init(readOnly: true))
+///     let db = try Database(path: "tweets.objdb", types: [Tweet.self])
 /// } catch ObjDBError.newerFormat(let path, let found, let supported) {
 ///     print("\(path) has format \(found); this build reads up to \(supported)")
 /// }

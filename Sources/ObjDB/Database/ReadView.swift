@@ -12,7 +12,7 @@
 /// writable for the duration of the write, as a Realm does.
 ///
 /// - Warning: A view is not `Sendable`: use it on one thread or task. Pass
-///   primary keys, or ``ThreadSafeReference``s, to others.
+///   primary keys to others.
 ///
 /// ## Topics
 /// - ``objects(_:)``

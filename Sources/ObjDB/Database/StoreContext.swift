@@ -185,6 +185,8 @@ final class StoreContext {
     func object<T: ObjectBase>(_ type: T.Type, key: ObjectKey) throws -> T? {
         let binding = try database.binding(for: type)
         let keyBytes = ObjectKeyCodec.encode(key)
+        // A key too long to be stored cannot be found.
+        guard keyBytes.count <= database.environment.maxKeySize else { return nil }
         guard let reader = try record(in: binding, key: keyBytes) else { return nil }
         let object = makeObject(type, binding: binding, keyBytes: keyBytes, key: key)
         object.accessor?.prime(with: reader)

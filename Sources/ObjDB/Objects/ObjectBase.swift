@@ -47,7 +47,7 @@ open class ObjectBase {
 /// a write transaction.
 ///
 /// - Warning: A managed object belongs to the view it came from, which is not
-///   `Sendable`: pass a ``ThreadSafeReference`` or the primary key across threads.
+///   `Sendable`: pass the primary key across threads and read the object again there.
 open class Object: ObjectBase {
     /// Creates an unmanaged object.
     public required init() {

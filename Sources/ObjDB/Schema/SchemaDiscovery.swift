@@ -177,6 +177,9 @@ final class DiscoveredType: @unchecked Sendable {
         if schema.isEmbedded, let key = primaryKeys.first {
             throw invalid("embedded objects have no primary key, but \(key.name) is one")
         }
+        if schema.name.utf8.count > 200 {
+            throw invalid("its name is longer than 200 bytes, which keys that name the type cannot hold")
+        }
         var names = Set<String>()
         for property in schema.properties {
             if !names.insert(property.name).inserted { throw invalid("two properties are named \(property.name)") }

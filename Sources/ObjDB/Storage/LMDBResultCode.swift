@@ -6,7 +6,7 @@ import CLMDB
 ///
 /// ```swift
 /// do {
-///     try store.write { … }
+///     let view = try db.view()
 /// } catch ObjDBError.lmdb(.readersFull, let operation, let path) {
 ///     print("\(operation) on \(path): raise Configuration.maxReaders")
 /// }
