@@ -1,4 +1,5 @@
 /// How a managed object reaches its record: its context, its type, and its key.
+@usableFromInline
 final class ObjectAccessor {
     let context: StoreContext
     let binding: TypeBinding
@@ -70,6 +71,7 @@ final class ObjectAccessor {
 
     /// The property at `ordinal` of the object's class.
     @inline(__always)
+    @usableFromInline
     func property(ordinal: Int) -> _ManagedProperty {
         precondition(
             ordinal < binding.propertiesByOrdinal.count,
@@ -79,6 +81,7 @@ final class ObjectAccessor {
     }
 
     /// Assigns a property of the class; only in a write transaction.
+    @usableFromInline
     func set<Value: Persistable>(_ value: Value, ordinal: Int) {
         property(ordinal: ordinal).write { context in try value._toStored(context) }
     }

@@ -2,9 +2,9 @@
 /// object's accessor to its record.
 open class ObjectBase {
     /// How the object reads and writes its record once the store manages it; `nil` while unmanaged.
-    var accessor: ObjectAccessor?
+    @usableFromInline var accessor: ObjectAccessor?
     /// Set on the instances the `where` front-end uses to learn which property a key path reads.
-    var tracer: PropertyTracer?
+    @usableFromInline var tracer: PropertyTracer?
 
     /// Creates an unmanaged object: its values stay in memory until it is added to a store.
     public required init() {

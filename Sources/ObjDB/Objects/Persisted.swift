@@ -15,11 +15,11 @@
 @propertyWrapper
 public struct Persisted<Value: Persistable> {
     /// The property's place among its object's persisted properties.
-    let ordinal: Int
+    @usableFromInline let ordinal: Int
     /// The value while the object is unmanaged.
-    var unmanagedValue: Value
+    @usableFromInline var unmanagedValue: Value
     /// What the declaration asked for.
-    let declaration: PersistedDeclaration
+    @usableFromInline let declaration: PersistedDeclaration
 
     /// Declares a stored property with an initial value.
     ///
@@ -27,6 +27,7 @@ public struct Persisted<Value: Persistable> {
     ///   - primaryKey: the property identifies the object: an `Int64` (or other integer), `String` or `UUID`.
     ///   - indexed: keep an index, so queries on the property need not scan.
     ///   - unique: keep an index that refuses a value another object already has.
+    @inlinable
     public init(wrappedValue: Value, primaryKey: Bool = false, indexed: Bool = false, unique: Bool = false) {
         ordinal = PropertyOrdinal.next()
         unmanagedValue = wrappedValue
@@ -35,6 +36,7 @@ public struct Persisted<Value: Persistable> {
     }
 
     /// Declares a stored property that starts at its type's default value.
+    @inlinable
     public init(primaryKey: Bool = false, indexed: Bool = false, unique: Bool = false) {
         self.init(wrappedValue: Value._defaultValue, primaryKey: primaryKey, indexed: indexed, unique: unique)
     }
@@ -55,6 +57,7 @@ public struct Persisted<Value: Persistable> {
     }
 
     /// Reads and writes the property through its object: in memory while unmanaged, in the store once managed.
+    @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -78,10 +81,18 @@ public struct Persisted<Value: Persistable> {
 }
 
 /// The options a ``Persisted`` declaration gave, read once when the schema is discovered.
+@usableFromInline
 struct PersistedDeclaration {
-    var isPrimaryKey: Bool
-    var index: IndexKind?
-    var originProperty: String?
+    @usableFromInline var isPrimaryKey: Bool
+    @usableFromInline var index: IndexKind?
+    @usableFromInline var originProperty: String?
+
+    @usableFromInline
+    init(isPrimaryKey: Bool, index: IndexKind?, originProperty: String?) {
+        self.isPrimaryKey = isPrimaryKey
+        self.index = index
+        self.originProperty = originProperty
+    }
 }
 
 /// Lets schema discovery read a `Persisted` of any value type through `Mirror`.

@@ -1,9 +1,11 @@
 import Synchronization
 
 /// Learns which persisted property a key path reads, by reading it on a traced instance.
+@usableFromInline
 final class PropertyTracer {
     private(set) var ordinals: [Int] = []
 
+    @usableFromInline
     func record(_ ordinal: Int) {
         ordinals.append(ordinal)
     }
