@@ -149,12 +149,46 @@ extension StoreContext {
         guard let reader = try accessor.reader() else {
             throw ObjDBError.objectInvalidated(type: accessor.binding.schema.name)
         }
+        if try patchInPlace(value, of: property, in: accessor, reader: reader) { return }
         var values = self.values(of: reader, in: accessor.binding)
         if property.schema.isPrimaryKey, values[property.position] != value {
             throw ObjDBError.primaryKeyChanged(type: accessor.binding.schema.name)
         }
         values[property.position] = value
         try put(values, key: accessor.objectKey, in: accessor.binding, policy: .modified)
+    }
+
+    /// Overwrites a fixed-width field of the same size in a copy of the record, without
+    /// decoding or re-encoding the rest: an unindexed number, date or flag changing value.
+    ///
+    /// - Returns: whether the value was written this way.
+    private func patchInPlace(
+        _ value: StoredValue, of property: BoundProperty, in accessor: ObjectAccessor, reader: RecordReader
+    ) throws -> Bool {
+        let schema = property.schema
+        guard !preservesRemovedProperties, schema.collection == .single, !schema.isPrimaryKey, property.index == nil,
+            let width = schema.type.fixedWidth, let table = accessor.binding.table,
+            case .bytes(let field) = reader.field(property.slot), field.count == width,
+            let fieldStart = field.baseAddress, let recordStart = reader.record.baseAddress
+        else { return false }
+        var bytes: [UInt8] = []
+        var writer = RecordWriter(slotCount: 1)
+        let codec = ValueCodec(schema: database.schemaIndex)
+        try codec.encodeField(
+            codec.canonical(value, for: schema), of: PropertySchema(id: 0, name: schema.name, type: schema.type),
+            in: accessor.binding.schema.name, into: &writer)
+        bytes = writer.data
+        guard bytes.count == width else { return false }
+        let offset = fieldStart - recordStart
+        if field.elementsEqual(bytes) { return true }
+        var record = Array(reader.record)
+        record.replaceSubrange(offset..<offset + width, with: bytes)
+        let transaction = try writeTransaction("set \(accessor.binding.schema.name).\(schema.name)")
+        try accessor.key.withUnsafeBytes { key in
+            try record.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: table) }
+        }
+        didWrite()
+        return true
     }
 
     /// Deletes the object with table key `key`: nullifies links to it, removes it
