@@ -55,10 +55,15 @@ struct QueryExecution {
             return stopEarly.map { matched.count < $0 } ?? true
         }
 
+        // Only several lookups can meet an object twice: an index lists each object once.
+        let mayRepeat: Bool
+        switch plan {
+        case .indexLookup(_, let keys), .primaryKeyLookup(let keys): mayRepeat = keys.count > 1
+        default: mayRepeat = false
+        }
         func considerKey(_ key: UnsafeRawBufferPointer) throws -> Bool {
-            guard seen.insert(Array(key)).inserted, let record = try transaction.get(key, in: table) else {
-                return true
-            }
+            if mayRepeat, !seen.insert(Array(key)).inserted { return true }
+            guard let record = try transaction.get(key, in: table) else { return true }
             return consider(key, record)
         }
 

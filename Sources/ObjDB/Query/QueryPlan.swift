@@ -34,6 +34,8 @@ enum QueryPlan: CustomStringConvertible {
         switch self {
         case .fullScan, .primaryKeyRange: return true
         case .primaryKeyLookup(let keys): return keys.count <= 1
+        // One key of a regular index holds its objects' keys sorted (MDB_DUPSORT).
+        case .indexLookup(let property, let keys): return keys.count <= 1 && property.schema.index == .regular
         default: return false
         }
     }
