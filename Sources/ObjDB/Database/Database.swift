@@ -120,15 +120,7 @@ extension Database {
     /// - Returns: what `body` returns.
     @discardableResult
     public func write<Result>(_ body: (WriteTransaction) throws -> Result) throws -> Result {
-        let transaction = try beginWrite()
-        do {
-            let result = try body(transaction)
-            if !transaction.isFinished { try transaction.commit() }
-            return result
-        } catch {
-            transaction.cancel()
-            throw error
-        }
+        try beginWrite().run(body)
     }
 
     /// Begins a write transaction; end it with ``WriteTransaction/commit()`` or ``WriteTransaction/cancel()``.

@@ -61,15 +61,7 @@ public final class ReadView {
     @discardableResult
     public func write<Result>(_ body: (WriteTransaction) throws -> Result) throws -> Result {
         try context.beginWrite()
-        let transaction = WriteTransaction(context: context)
-        do {
-            let result = try body(transaction)
-            if !transaction.isFinished { try transaction.commit() }
-            return result
-        } catch {
-            transaction.cancel()
-            throw error
-        }
+        return try WriteTransaction(context: context).run(body)
     }
 
     func requireBinding(_ type: ObjectBase.Type) -> TypeBinding {

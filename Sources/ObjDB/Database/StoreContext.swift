@@ -193,6 +193,13 @@ final class StoreContext {
         return object
     }
 
+    /// A dynamic object for a table key read from this context, or `nil` for a damaged key.
+    func dynamicObject(_ binding: TypeBinding, tableKey key: [UInt8]) -> DynamicObject? {
+        binding.objectKey(fromTableKey: key).map {
+            DynamicObject(accessor: ObjectAccessor(context: self, binding: binding, key: key, objectKey: $0))
+        }
+    }
+
     /// A managed object for a key known to exist.
     func makeObject<T: ObjectBase>(_ type: T.Type, binding: TypeBinding, keyBytes: [UInt8], key: ObjectKey) -> T {
         PropertyOrdinal.reset()

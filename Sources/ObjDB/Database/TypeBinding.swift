@@ -50,6 +50,11 @@ final class TypeBinding: @unchecked Sendable {
     /// The property named `name`.
     subscript(name: String) -> BoundProperty? { byName[name] }
 
+    /// The object key a table key of this type encodes, or `nil` for a damaged one.
+    func objectKey(fromTableKey key: [UInt8]) -> ObjectKey? {
+        key.withUnsafeBytes { ObjectKeyCodec.decode($0, primaryKeyType: primaryKey?.schema.type) }
+    }
+
     /// The name of the object table of type `name`.
     static func tableName(_ name: String) -> String { "obj.\(name)" }
 

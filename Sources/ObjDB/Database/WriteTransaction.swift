@@ -112,6 +112,18 @@ public final class WriteTransaction {
         try context.commitWrite()
     }
 
+    /// Runs `body`, then commits (unless `body` ended the transaction itself); cancels when `body` throws.
+    func run<Result>(_ body: (WriteTransaction) throws -> Result) throws -> Result {
+        do {
+            let result = try body(self)
+            if !isFinished { try commit() }
+            return result
+        } catch {
+            cancel()
+            throw error
+        }
+    }
+
     /// Discards every change and ends the transaction.
     public func cancel() {
         guard !isFinished else { return }

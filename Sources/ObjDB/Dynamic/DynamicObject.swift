@@ -91,15 +91,7 @@ public final class DynamicObject {
         guard let originProperty = property.schema.originProperty.flatMap({ origin[$0] }) else { return [] }
         return try context.incomingLinks(to: accessor.key, in: accessor.binding)
             .filter { $0.type == originName && $0.propertyID == originProperty.schema.id }
-            .compactMap { source in
-                guard
-                    let key = source.key.withUnsafeBytes({
-                        ObjectKeyCodec.decode($0, primaryKeyType: origin.primaryKey?.schema.type)
-                    })
-                else { return nil }
-                return DynamicObject(
-                    accessor: ObjectAccessor(context: context, binding: origin, key: source.key, objectKey: key))
-            }
+            .compactMap { context.dynamicObject(origin, tableKey: $0.key) }
     }
 }
 
@@ -109,15 +101,7 @@ extension ReadView {
     /// - Throws: ``ObjDBError/unknownType(_:)``.
     public func dynamicObjects(_ typeName: String) throws -> [DynamicObject] {
         let binding = try context.database.binding(named: typeName)
-        return try context.allKeys(in: binding).compactMap { key in
-            guard
-                let objectKey = key.withUnsafeBytes({
-                    ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
-                })
-            else { return nil }
-            return DynamicObject(
-                accessor: ObjectAccessor(context: context, binding: binding, key: key, objectKey: objectKey))
-        }
+        return try context.allKeys(in: binding).compactMap { context.dynamicObject(binding, tableKey: $0) }
     }
 
     /// The object of the type named `typeName` whose key is `key`, or `nil`.

@@ -21,15 +21,7 @@ extension ReadView {
         spec.sorts = sorts
         spec.limit = limit
         let keys = try QueryExecution(context: context, binding: binding, spec: spec).keys()
-        return keys.compactMap { key in
-            guard
-                let objectKey = key.withUnsafeBytes({
-                    ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
-                })
-            else { return nil }
-            return DynamicObject(
-                accessor: ObjectAccessor(context: context, binding: binding, key: key, objectKey: objectKey))
-        }
+        return keys.compactMap { context.dynamicObject(binding, tableKey: $0) }
     }
 
     /// How ``dynamicObjects(_:filter:arguments:sortedBy:limit:)`` would run.

@@ -91,13 +91,8 @@ public final class Migration {
     }
 
     private func object(key: [UInt8], binding: TypeBinding) throws -> DynamicObject? {
-        guard try context.record(in: binding, key: key) != nil,
-            let objectKey = key.withUnsafeBytes({
-                ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
-            })
-        else { return nil }
-        return DynamicObject(
-            accessor: ObjectAccessor(context: context, binding: binding, key: key, objectKey: objectKey))
+        guard try context.record(in: binding, key: key) != nil else { return nil }
+        return context.dynamicObject(binding, tableKey: key)
     }
 }
 
