@@ -64,6 +64,10 @@ final class ObjectAccessor {
                     "A \(binding.schema.name) was read after it was deleted or its view closed; check isInvalidated.")
             }
             return reader
+        } catch ObjDBError.corruptRecord {
+            // A damaged record must not stop the program: its properties read as zero values,
+            // and `objdb-inspect check` (StoreCheck) reports it.
+            return RecordReader.empty
         } catch {
             preconditionFailure("Reading a \(binding.schema.name) failed: \(error)")
         }

@@ -40,6 +40,14 @@ struct RecordReader {
     let record: UnsafeRawBufferPointer
     let slotCount: Int
 
+    /// A record with no slots: every field reads as absent. It stands in for a damaged record.
+    // nonisolated(unsafe) because the four bytes are written once, never changed and never freed.
+    nonisolated(unsafe) static let empty: RecordReader = {
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: RecordLayout.headerSize, alignment: 8)
+        bytes.copyBytes(from: [RecordLayout.version, 0, 0, 0])
+        return RecordReader(header: UnsafeRawBufferPointer(bytes))!
+    }()
+
     /// Checks the header and that the slot table fits, in constant time; each field is
     /// bounds-checked when read, and a damaged one reads as absent. Hot paths use this.
     init?(header record: UnsafeRawBufferPointer) {
