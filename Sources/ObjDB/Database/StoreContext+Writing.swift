@@ -100,7 +100,8 @@ extension StoreContext {
         try checkUniqueIndexes(values, old: old, key: keyBytes, in: binding)
 
         let record = try RecordCodec(schema: database.schemaIndex).encode(
-            values, as: binding.schema, preserving: preservesRemovedProperties ? oldRecord : nil)
+            values, as: binding.schema, preserving: preservesRemovedProperties ? oldRecord : nil,
+            order: binding.storedOrder)
         // Internal IDs only grow, so a new object usually goes at the end of the table
         // (MDB_APPEND skips the search); one added after a later ID (a linked object
         // added first) is put in its place.
@@ -171,13 +172,12 @@ extension StoreContext {
             case .bytes(let field) = reader.field(property.slot), field.count == width,
             let fieldStart = field.baseAddress, let recordStart = reader.record.baseAddress
         else { return false }
-        var bytes: [UInt8] = []
         var writer = RecordWriter(slotCount: 1)
         let codec = ValueCodec(schema: database.schemaIndex)
         try codec.encodeField(
             codec.canonical(value, for: schema), of: PropertySchema(id: 0, name: schema.name, type: schema.type),
             in: accessor.binding.schema.name, into: &writer)
-        bytes = writer.data
+        let bytes = Array(writer.data)
         guard bytes.count == width else { return false }
         let offset = fieldStart - recordStart
         if field.elementsEqual(bytes) { return true }

@@ -19,6 +19,8 @@ final class TypeBinding: @unchecked Sendable {
     let primaryKeyOrdinal: Int?
     /// Whether any property holds links (or embedded objects, which may): adding may add others.
     let hasLinks: Bool
+    /// The stored properties' positions in slot order, and the slot count: how records are laid out.
+    let storedOrder: (positions: [Int], slotCount: Int)
     private let byName: [String: BoundProperty]
 
     init(
@@ -35,6 +37,7 @@ final class TypeBinding: @unchecked Sendable {
         byName = Dictionary(properties.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
         primaryKey = properties.first { $0.schema.isPrimaryKey }
         hasLinks = properties.contains { $0.schema.type == .object || $0.schema.type == .embedded }
+        storedOrder = schema.storedPropertyOrder
         if let discovered {
             let byName = self.byName
             propertiesByOrdinal = discovered.propertyIndexByOrdinal.map { index in

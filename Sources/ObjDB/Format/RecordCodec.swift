@@ -13,12 +13,13 @@ struct RecordCodec {
     /// With `preserving`, fields of `preserving` whose slots `type` no longer declares are
     /// copied along (a migration keeps removed properties readable until it ends).
     func encode(
-        _ values: [StoredValue], as type: ObjectSchema, missingIsZero: Bool = false, preserving: RecordReader? = nil
+        _ values: [StoredValue], as type: ObjectSchema, missingIsZero: Bool = false, preserving: RecordReader? = nil,
+        order knownOrder: (positions: [Int], slotCount: Int)? = nil
     ) throws -> [UInt8] {
         let codec = ValueCodec(schema: schema)
         if preserving == nil {
             // The common case: fields straight into the writer, in slot order.
-            let order = type.storedPropertyOrder
+            let order = knownOrder ?? type.storedPropertyOrder
             var writer = RecordWriter(slotCount: order.slotCount)
             for position in order.positions {
                 let property = type.properties[position]

@@ -107,46 +107,53 @@ struct RecordReader {
     }
 }
 
-/// Builds a record field by field, in increasing slot order.
+/// Builds a record field by field, in increasing slot order, in one buffer: the header and slot
+/// table first (patched as fields begin), the fields after.
 struct RecordWriter {
-    private var slots: [UInt32]
-    private(set) var data: [UInt8] = []
+    /// The record so far; fields are appended to it directly.
+    var bytes: [UInt8]
+    private let slotCount: Int
+    private let dataStart: Int
 
     init(slotCount: Int) {
-        slots = Array(repeating: RecordLayout.absent, count: slotCount)
+        self.slotCount = slotCount
+        dataStart = RecordLayout.headerSize + 4 * slotCount
+        bytes = [UInt8](repeating: 0xFF, count: dataStart)
+        bytes.reserveCapacity(dataStart + 64)
+        bytes[0] = RecordLayout.version
+        bytes[1] = 0
+        bytes[2] = UInt8(truncatingIfNeeded: slotCount)
+        bytes[3] = UInt8(truncatingIfNeeded: slotCount >> 8)
     }
 
     /// Stores `nil` for `slot`.
     mutating func setNull(_ slot: Int) {
-        slots[slot] = RecordLayout.nullFlag | UInt32(data.count)
+        setEntry(slot, RecordLayout.nullFlag | UInt32(bytes.count - dataStart))
     }
 
-    /// Starts the field of `slot`; append its bytes to ``data`` next.
+    /// Starts the field of `slot`; append its bytes to ``bytes`` next.
     mutating func beginField(_ slot: Int) {
-        slots[slot] = UInt32(data.count)
+        setEntry(slot, UInt32(bytes.count - dataStart))
     }
 
     /// Appends bytes to the field begun last.
-    mutating func append<Bytes: Sequence>(contentsOf bytes: Bytes) where Bytes.Element == UInt8 {
-        data.append(contentsOf: bytes)
+    mutating func append<Bytes: Sequence>(contentsOf more: Bytes) where Bytes.Element == UInt8 {
+        bytes.append(contentsOf: more)
     }
 
-    /// Appends a value's little-endian bytes to the field begun last.
-    mutating func appendLittleEndian<Integer: FixedWidthInteger>(_ value: Integer) {
-        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-    }
+    /// The fields' bytes, after the header and slot table.
+    var data: ArraySlice<UInt8> { bytes[dataStart...] }
 
     /// The finished record.
     func finish() -> [UInt8] {
-        var record: [UInt8] = []
-        record.reserveCapacity(RecordLayout.headerSize + 4 * slots.count + data.count)
-        record.append(RecordLayout.version)
-        record.append(0)
-        withUnsafeBytes(of: UInt16(slots.count).littleEndian) { record.append(contentsOf: $0) }
-        for slot in slots {
-            withUnsafeBytes(of: slot.littleEndian) { record.append(contentsOf: $0) }
-        }
-        record.append(contentsOf: data)
-        return record
+        bytes
+    }
+
+    private mutating func setEntry(_ slot: Int, _ entry: UInt32) {
+        let offset = RecordLayout.headerSize + 4 * slot
+        bytes[offset] = UInt8(truncatingIfNeeded: entry)
+        bytes[offset + 1] = UInt8(truncatingIfNeeded: entry >> 8)
+        bytes[offset + 2] = UInt8(truncatingIfNeeded: entry >> 16)
+        bytes[offset + 3] = UInt8(truncatingIfNeeded: entry >> 24)
     }
 }

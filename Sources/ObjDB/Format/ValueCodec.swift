@@ -38,10 +38,9 @@ struct ValueCodec {
             return
         }
         writer.beginField(slot)
-        var bytes: [UInt8] = []
         switch property.collection {
         case .single:
-            try append(value, as: property, in: type, to: &bytes)
+            try append(value, as: property, in: type, to: &writer.bytes)
         case .list, .set:
             let elements: [StoredValue]
             switch value {
@@ -49,13 +48,13 @@ struct ValueCodec {
             case .null: elements = []
             default: throw mismatch(property, type, value)
             }
-            appendUInt32(UInt32(elements.count), to: &bytes)
+            appendUInt32(UInt32(elements.count), to: &writer.bytes)
             let packed = property.type.fixedWidth != nil && !property.isOptional
             for element in elements {
                 if packed {
-                    try append(element, as: property, in: type, to: &bytes)
+                    try append(element, as: property, in: type, to: &writer.bytes)
                 } else {
-                    try appendElement(element, as: property, in: type, to: &bytes)
+                    try appendElement(element, as: property, in: type, to: &writer.bytes)
                 }
             }
         case .map:
@@ -65,14 +64,13 @@ struct ValueCodec {
             case .null: entries = [:]
             default: throw mismatch(property, type, value)
             }
-            appendUInt32(UInt32(entries.count), to: &bytes)
+            appendUInt32(UInt32(entries.count), to: &writer.bytes)
             for key in entries.keys.sorted() {
-                appendUInt32(UInt32(key.utf8.count), to: &bytes)
-                bytes.append(contentsOf: key.utf8)
-                try appendElement(entries[key]!, as: property, in: type, to: &bytes)
+                appendUInt32(UInt32(key.utf8.count), to: &writer.bytes)
+                writer.bytes.append(contentsOf: key.utf8)
+                try appendElement(entries[key]!, as: property, in: type, to: &writer.bytes)
             }
         }
-        writer.append(contentsOf: bytes)
     }
 
     private func appendElement(
