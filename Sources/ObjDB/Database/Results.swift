@@ -38,7 +38,9 @@ public struct Results<Element: Object>: RandomAccessCollection {
         else {
             preconditionFailure("A \(binding.schema.name) key in \(context.database.configuration.path) is damaged.")
         }
-        return context.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+        let object = context.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+        if let record = keys.record(at: position) { object.accessor?.prime(with: record) }
+        return object
     }
 
     /// Iterates the objects as they were when iteration began, even if the loop
@@ -69,7 +71,9 @@ public struct Results<Element: Object>: RandomAccessCollection {
                 else { continue }
                 let context = results.context
                 if context.generation == generation {
-                    return context.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+                    let object = context.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+                    if let record = results.keys.record(at: position - 1) { object.accessor?.prime(with: record) }
+                    return object
                 }
                 // The loop wrote: skip objects it deleted.
                 guard let reader = try? context.record(in: binding, key: key) else { continue }
@@ -88,6 +92,8 @@ final class KeyList {
     private let binding: TypeBinding
     private let spec: QuerySpec
     private var keys: [[UInt8]] = []
+    /// The matching records from the same scan, when kept: an object made from one needs no lookup.
+    private var records: [RecordReader]?
     private var generation: UInt64 = .max
 
     init(context: StoreContext, binding: TypeBinding, spec: QuerySpec) {
@@ -117,14 +123,22 @@ final class KeyList {
         snapshot()[position]
     }
 
+    /// The record at `position` read by the query's scan, if kept and still valid.
+    func record(at position: Int) -> RecordReader? {
+        guard generation == context.generation, let records, position < records.count else { return nil }
+        return records[position]
+    }
+
     /// The keys as of the context's current snapshot.
     func snapshot() -> [[UInt8]] {
         if generation != context.generation {
             do {
-                keys =
-                    spec.isEverything
-                    ? try context.allKeys(in: binding)
-                    : try QueryExecution(context: context, binding: binding, spec: spec).keys()
+                if spec.isEverything {
+                    keys = try context.allKeys(in: binding)
+                    records = nil
+                } else {
+                    (keys, records) = try QueryExecution(context: context, binding: binding, spec: spec).matches()
+                }
             } catch {
                 preconditionFailure("Reading \(binding.schema.name) failed: \(error)")
             }

@@ -29,11 +29,26 @@ struct QueryExecution {
 
     /// The table keys of the matching objects, in the query's order.
     func keys() throws -> [[UInt8]] {
-        try keys(counting: nil)
+        try matches().keys
+    }
+
+    /// The matching objects' table keys and, when the scan's order is the result's, their records
+    /// (pointers into the map, valid for the context's current generation).
+    func matches() throws -> (keys: [[UInt8]], records: [RecordReader]?) {
+        var records: [RecordReader] = []
+        let keys = try keys(counting: nil, records: &records)
+        return (keys, records.count == keys.count ? records : nil)
     }
 
     /// Scans; with `counting`, reports each match to it instead of keeping its key.
     private func keys(counting: ((UnsafeRawBufferPointer) -> Void)?) throws -> [[UInt8]] {
+        var records: [RecordReader] = []
+        return try keys(counting: counting, records: &records)
+    }
+
+    private func keys(counting: ((UnsafeRawBufferPointer) -> Void)?, records: inout [RecordReader]) throws
+        -> [[UInt8]]
+    {
         guard let table = binding.table else { return [] }
         let matcher = try spec.filter.map { try QueryCompiler(context: context, root: binding).compile($0) }
         let (plan, sortedByPlan) = try QueryPlanner(context: context, binding: binding)
@@ -52,6 +67,7 @@ struct QueryExecution {
                 return true
             }
             matched.append(Array(key))
+            records.append(reader)
             return stopEarly.map { matched.count < $0 } ?? true
         }
 
@@ -96,16 +112,20 @@ struct QueryExecution {
         }
 
         if !spec.sorts.isEmpty && !sortedByPlan {
+            records = []
             matched = try sort(matched)
         } else if spec.sorts.isEmpty && !plan.yieldsKeyOrder {
             // Unsorted results always come in table-key order, whichever path found them.
+            records = []
             matched.sort { $0.lexicographicallyPrecedes($1) }
         }
         if !spec.distinctPaths.isEmpty {
+            records = []
             matched = try distinct(matched)
         }
         if let limit = spec.limit, matched.count > limit {
             matched.removeLast(matched.count - limit)
+            if records.count > limit { records.removeLast(records.count - limit) }
         }
         return matched
     }
