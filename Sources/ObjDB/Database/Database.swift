@@ -74,11 +74,13 @@ public final class Database: Sendable {
             self.meta = handles.meta
             var bindings: [String: TypeBinding] = [:]
             var byClass: [ObjectIdentifier: TypeBinding] = [:]
+            let linkTargets = Set(
+                plan.schema.types.flatMap { $0.properties.filter { $0.type == .object }.compactMap(\.objectType) })
             for type in plan.schema.types {
                 let known = discovered.first { $0.schema.name == type.name }
                 let binding = TypeBinding(
                     schema: type, swiftType: known?.swiftType, discovered: known, table: handles.tables[type.name],
-                    indexes: handles.indexes[type.name] ?? [:])
+                    indexes: handles.indexes[type.name] ?? [:], isLinkTarget: linkTargets.contains(type.name))
                 bindings[type.name] = binding
                 if let known { byClass[ObjectIdentifier(known.swiftType)] = binding }
             }

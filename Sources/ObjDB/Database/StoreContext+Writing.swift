@@ -195,11 +195,15 @@ extension StoreContext {
     /// from lists, sets and maps, and removes its index entries and backlinks.
     func delete(key: [UInt8], in binding: TypeBinding) throws {
         let transaction = try writeTransaction("delete \(binding.schema.name)")
-        guard let table = binding.table, try record(in: binding, key: key) != nil else {
+        guard let table = binding.table, var reader = try record(in: binding, key: key) else {
             throw ObjDBError.objectInvalidated(type: binding.schema.name)
         }
-        try unlinkIncoming(to: key, in: binding)
-        guard let reader = try record(in: binding, key: key) else { return }
+        if binding.isLinkTarget {
+            try unlinkIncoming(to: key, in: binding)
+            // Unlinking rewrote other records (or this one, linking to itself): read it again.
+            guard let current = try record(in: binding, key: key) else { return }
+            reader = current
+        }
         let values = self.values(of: reader, in: binding)
         try updateIndexes(from: values, to: nil, key: key, in: binding)
         try updateBacklinks(from: values, to: nil, key: key, in: binding)

@@ -19,14 +19,18 @@ final class TypeBinding: @unchecked Sendable {
     let primaryKeyOrdinal: Int?
     /// Whether any property holds links (or embedded objects, which may): adding may add others.
     let hasLinks: Bool
+    /// Whether some property of some type links to this type: only then can deleting one of its objects
+    /// have links to clear.
+    let isLinkTarget: Bool
     /// The stored properties' positions in slot order, and the slot count: how records are laid out.
     let storedOrder: (positions: [Int], slotCount: Int)
     private let byName: [String: BoundProperty]
 
     init(
         schema: ObjectSchema, swiftType: ObjectBase.Type?, discovered: DiscoveredType?, table: DatabaseHandle?,
-        indexes: [String: DatabaseHandle]
+        indexes: [String: DatabaseHandle], isLinkTarget: Bool = true
     ) {
+        self.isLinkTarget = isLinkTarget
         self.schema = schema
         self.swiftType = swiftType
         self.table = table
