@@ -76,9 +76,42 @@ struct PredicateTranslator {
             guard let flipped = op.flipped else { throw unsupported("\(op.rawValue) with the property on the right") }
             return try compare(rhs, flipped, lhs, options: options)
         case (.value(let left), .value(let right)):
-            return .constant(QueryOrdering.compare(left, right, []) == 0 ? op == .equal : op == .notEqual)
+            return .constant(try Self.fold(left, op, right, translator: self))
         default:
             throw unsupported("a comparison between two properties")
+        }
+    }
+
+    /// `left op right` for two constants, as Swift would evaluate it.
+    static func fold(_ left: StoredValue, _ op: QueryOperator, _ right: StoredValue, translator: PredicateTranslator)
+        throws -> Bool
+    {
+        switch op {
+        case .equal, .notEqual:
+            var same = left == right
+            if case .double(let a) = left, case .double(let b) = right { same = a == b }  // NaN != NaN
+            return op == .equal ? same : !same
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let comparable: Bool
+            switch (left, right) {
+            case (.int, .int), (.double, .double), (.float, .float), (.string, .string), (.date, .date),
+                (.decimal, .decimal), (.int, .double), (.double, .int):
+                comparable = true
+            default:
+                comparable = false
+            }
+            guard comparable else { throw translator.unsupported("an ordering of two \(left.kindName) values") }
+            if case .double(let a) = left, a.isNaN { return false }
+            if case .double(let b) = right, b.isNaN { return false }
+            let order = QueryOrdering.compare(left, right, [])
+            switch op {
+            case .less: return order < 0
+            case .lessOrEqual: return order <= 0
+            case .greater: return order > 0
+            default: return order >= 0
+            }
+        default:
+            throw translator.unsupported("\(op.rawValue) between two values")
         }
     }
 

@@ -53,6 +53,21 @@ public struct Query<Value> {
         return Query<Next>(node: .path([name], isCollection: collection))
     }
 
+    /// A value compared with in a query; an object must be managed (a stored object has a key to compare).
+    static func stored<Operand>(_ value: Operand) -> StoredValue {
+        guard let stored = QueryArgument.storedValue(value) else {
+            preconditionFailure(
+                "\(Operand.self) values cannot be compared in a query; compare stored objects, not new ones.")
+        }
+        return stored
+    }
+
+    /// An optional value compared with in a query: `nil`, or the value.
+    static func stored<Operand>(optional value: Operand?) -> StoredValue {
+        guard let value else { return .null }
+        return stored(value)
+    }
+
     func comparing(
         _ op: QueryOperator, _ value: StoredValue, options: QueryStringOptions = [], quantifier: QueryQuantifier = .any
     )
@@ -109,32 +124,32 @@ extension Query {
 extension Query where Value: Persistable {
     /// The property equals `value` (for a path through a collection: some element does).
     public static func == (lhs: Query, rhs: Value) -> Query<Bool> {
-        lhs.comparing(.equal, QueryArgument.storedValue(rhs) ?? .null)
+        lhs.comparing(.equal, Query.stored(rhs))
     }
 
     /// The property differs from `value`.
     public static func != (lhs: Query, rhs: Value) -> Query<Bool> {
-        lhs.comparing(.notEqual, QueryArgument.storedValue(rhs) ?? .null)
+        lhs.comparing(.notEqual, Query.stored(rhs))
     }
 
     /// The property holds one of `values`.
     public func `in`(_ values: [Value]) -> Query<Bool> {
-        comparing(.in, .list(values.compactMap { QueryArgument.storedValue($0) }))
+        comparing(.in, .list(values.map { Query<Bool>.stored($0) }))
     }
 }
 
 extension Query where Value: Persistable & Comparable {
     public static func < (lhs: Query, rhs: Value) -> Query<Bool> {
-        lhs.comparing(.less, QueryArgument.storedValue(rhs) ?? .null)
+        lhs.comparing(.less, Query.stored(rhs))
     }
     public static func <= (lhs: Query, rhs: Value) -> Query<Bool> {
-        lhs.comparing(.lessOrEqual, QueryArgument.storedValue(rhs) ?? .null)
+        lhs.comparing(.lessOrEqual, Query.stored(rhs))
     }
     public static func > (lhs: Query, rhs: Value) -> Query<Bool> {
-        lhs.comparing(.greater, QueryArgument.storedValue(rhs) ?? .null)
+        lhs.comparing(.greater, Query.stored(rhs))
     }
     public static func >= (lhs: Query, rhs: Value) -> Query<Bool> {
-        lhs.comparing(.greaterOrEqual, QueryArgument.storedValue(rhs) ?? .null)
+        lhs.comparing(.greaterOrEqual, Query.stored(rhs))
     }
 
     /// The property lies in `range`, both ends included.
@@ -142,8 +157,8 @@ extension Query where Value: Persistable & Comparable {
         comparing(
             .between,
             .list([
-                QueryArgument.storedValue(range.lowerBound) ?? .null,
-                QueryArgument.storedValue(range.upperBound) ?? .null,
+                Query.stored(range.lowerBound),
+                Query.stored(range.upperBound),
             ]))
     }
 }
@@ -151,22 +166,22 @@ extension Query where Value: Persistable & Comparable {
 extension Query {
     /// The optional property equals `value` (`nil` included).
     public static func == <Wrapped: Persistable>(lhs: Query, rhs: Wrapped?) -> Query<Bool> where Value == Wrapped? {
-        lhs.comparing(.equal, rhs.flatMap { QueryArgument.storedValue($0) } ?? .null)
+        lhs.comparing(.equal, Query.stored(optional: rhs))
     }
 
     /// The optional property differs from `value` (`nil` included).
     public static func != <Wrapped: Persistable>(lhs: Query, rhs: Wrapped?) -> Query<Bool> where Value == Wrapped? {
-        lhs.comparing(.notEqual, rhs.flatMap { QueryArgument.storedValue($0) } ?? .null)
+        lhs.comparing(.notEqual, Query.stored(optional: rhs))
     }
 
     public static func > <Wrapped: Persistable & Comparable>(lhs: Query, rhs: Wrapped) -> Query<Bool>
-    where Value == Wrapped? { lhs.comparing(.greater, QueryArgument.storedValue(rhs) ?? .null) }
+    where Value == Wrapped? { lhs.comparing(.greater, Query.stored(rhs)) }
     public static func >= <Wrapped: Persistable & Comparable>(lhs: Query, rhs: Wrapped) -> Query<Bool>
-    where Value == Wrapped? { lhs.comparing(.greaterOrEqual, QueryArgument.storedValue(rhs) ?? .null) }
+    where Value == Wrapped? { lhs.comparing(.greaterOrEqual, Query.stored(rhs)) }
     public static func < <Wrapped: Persistable & Comparable>(lhs: Query, rhs: Wrapped) -> Query<Bool>
-    where Value == Wrapped? { lhs.comparing(.less, QueryArgument.storedValue(rhs) ?? .null) }
+    where Value == Wrapped? { lhs.comparing(.less, Query.stored(rhs)) }
     public static func <= <Wrapped: Persistable & Comparable>(lhs: Query, rhs: Wrapped) -> Query<Bool>
-    where Value == Wrapped? { lhs.comparing(.lessOrEqual, QueryArgument.storedValue(rhs) ?? .null) }
+    where Value == Wrapped? { lhs.comparing(.lessOrEqual, Query.stored(rhs)) }
 }
 
 // MARK: - Strings
@@ -217,17 +232,17 @@ extension Query where Value: RandomAccessCollection {
 extension Query {
     /// The list holds `element`.
     public func contains<Element: Object>(_ element: Element) -> Query<Bool> where Value == List<Element> {
-        comparing(.containsElement, QueryArgument.storedValue(element) ?? .null)
+        comparing(.containsElement, Query.stored(element))
     }
 
     /// The set holds `element`.
     public func contains<Element: Object>(_ element: Element) -> Query<Bool> where Value == MutableSet<Element> {
-        comparing(.containsElement, QueryArgument.storedValue(element) ?? .null)
+        comparing(.containsElement, Query.stored(element))
     }
 
     /// The list holds `value`.
     public func contains<Element: Persistable>(_ value: Element) -> Query<Bool> where Value == List<Element> {
-        comparing(.containsElement, QueryArgument.storedValue(value) ?? .null)
+        comparing(.containsElement, Query.stored(value))
     }
 }
 

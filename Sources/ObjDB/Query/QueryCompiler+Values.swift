@@ -4,6 +4,12 @@ import Foundation
 extension QueryCompiler {
     func valueMatcher(_ comparison: QueryComparison, for schema: PropertySchema) throws -> ValueMatcher {
         let op = comparison.op
+        if op == .in, case .list(let values) = comparison.value, values.contains(where: \.isNull) {
+            // `x IN {nil, 1}`: nil matches, and the rest compares as usual.
+            var withoutNil = comparison
+            withoutNil.value = .list(values.filter { !$0.isNull })
+            return ValueMatcher(matches: try valueMatcher(withoutNil, for: schema).matches, nilOutcome: true)
+        }
         if comparison.value.isNull {
             switch op {
             case .equal: return ValueMatcher(matches: { _ in false }, nilOutcome: true)
@@ -29,7 +35,8 @@ extension QueryCompiler {
             }
             return try ordered(op, try doubles(constants, label), label: label) { Double(decode($0)) }
         case .float:
-            return try ordered(op, try doubles(constants, label), label: label) {
+            // The constant as the Float the property would hold: `score == 0.1` means 0.1 as a Float.
+            return try ordered(op, try doubles(constants, label).map { Double(Float($0)) }, label: label) {
                 Double(Float(bitPattern: UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))))
             }
         case .double:
@@ -79,7 +86,9 @@ extension QueryCompiler {
                 switch constant {
                 case .decimal(let decimal): return decimal
                 case .int(let number): return Decimal(number)
-                case .double(let number): return Decimal(number)
+                case .double(let number):
+                    // Through its shortest text, so 0.1 is the decimal 0.1, not the binary double's expansion.
+                    return Decimal(string: "\(number)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(number)
                 default: throw mismatch(label, constant)
                 }
             }

@@ -36,8 +36,25 @@ struct QueryCompiler {
             }
             return { row in inner.contains { $0(row) } }
         case .comparison(let comparison):
+            if comparison.quantifier != .any || comparison.aggregate != nil {
+                guard try pathHasCollection(comparison.path[...], in: binding) else {
+                    let what = comparison.aggregate?.rawValue ?? comparison.quantifier.rawValue
+                    throw invalid(
+                        "\(what) needs a list, a set or linking objects in \(comparison.path.joined(separator: "."))")
+                }
+            }
             return try compile(comparison, path: comparison.path[...], in: binding, quantified: false)
         }
+    }
+
+    /// Whether the path passes through (or ends at) a list, a set, a map or linking objects.
+    private func pathHasCollection(_ path: ArraySlice<String>, in binding: TypeBinding) throws -> Bool {
+        guard let name = path.first, let property = binding[name] else { return false }
+        if property.schema.collection != .single || property.schema.type == .linkingObjects { return true }
+        guard path.count > 1, property.schema.type == .object, let target = property.schema.objectType,
+            let targetBinding = database.bindings[target]
+        else { return false }
+        return try pathHasCollection(path.dropFirst(), in: targetBinding)
     }
 
     // MARK: Paths
@@ -116,6 +133,9 @@ struct QueryCompiler {
         // The last property of the path.
         switch schema.collection {
         case .single:
+            if comparison.aggregate != nil {
+                throw invalid("\(comparison.aggregate!.rawValue) needs a collection, but \(name) holds one value")
+            }
             if let fused = fusedMatcher(comparison, schema: schema, slot: slot) { return fused }
             let matcher = try valueMatcher(comparison, for: schema)
             let absent = absentOutcome(matcher, schema)
@@ -129,7 +149,9 @@ struct QueryCompiler {
         case .list, .set:
             if comparison.op == .containsElement {
                 let matcher = try valueMatcher(
-                    QueryComparison(path: comparison.path, op: .equal, value: comparison.value), for: schema)
+                    QueryComparison(
+                        path: comparison.path, op: .equal, value: comparison.value, options: comparison.options),
+                    for: schema)
                 return { row in
                     guard case .bytes(let field) = row.reader.field(slot) else { return false }
                     var found = false
@@ -205,11 +227,24 @@ struct QueryCompiler {
     private func outcomeForNil(_ comparison: QueryComparison, path: ArraySlice<String>, in binding: TypeBinding) throws
         -> Bool
     {
-        guard let last = path.last, path.count == 1, let property = binding[last],
-            property.schema.collection == .single,
-            property.schema.type != .linkingObjects
-        else { return comparison.quantifier == .all ? true : false }
-        return try valueMatcher(comparison, for: property.schema).nilOutcome
+        // As if what lies beyond the nil link were nil: a nil value, or an empty collection.
+        guard let name = path.first, let property = binding[name] else { return false }
+        let schema = property.schema
+        let isCollection = schema.collection != .single || schema.type == .linkingObjects
+        if path.count > 1, !isCollection, schema.type == .object, let target = schema.objectType,
+            let targetBinding = database.bindings[target]
+        {
+            return try outcomeForNil(comparison, path: path.dropFirst(), in: targetBinding)
+        }
+        if isCollection {
+            if let aggregate = comparison.aggregate {
+                // An empty collection: a count or sum of zero, no min, max or average.
+                guard aggregate == .count || aggregate == .sum else { return try numberMatcher(comparison).nilOutcome }
+                return withUnsafeBytes(of: 0.0) { (try? numberMatcher(comparison))?.matches($0) ?? false }
+            }
+            return quantify(comparison.quantifier, [Bool]())
+        }
+        return try valueMatcher(comparison, for: schema).nilOutcome
     }
 
     private func absentOutcome(_ matcher: ValueMatcher, _ schema: PropertySchema) -> Bool {
@@ -241,7 +276,11 @@ struct QueryCompiler {
         -> [[UInt8]]
     {
         let sources = (try? context.incomingLinks(to: Array(key), in: binding)) ?? []
-        return sources.filter { $0.type == origin && $0.propertyID == property.schema.id }.map(\.key)
+        guard let originBinding = database.bindings[origin] else { return [] }
+        return sources.filter { source in
+            source.type == origin && source.propertyID == property.schema.id
+                && ((try? context.record(in: originBinding, key: source.key)) ?? nil) != nil
+        }.map(\.key)
     }
 
     func invalid(_ reason: String) -> ObjDBError {

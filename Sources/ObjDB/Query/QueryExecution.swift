@@ -107,7 +107,25 @@ struct QueryExecution {
                 try transaction.cursor(index).forEach(from: lower, to: upper) { try considerKey($0.value) }
             case .indexOrder(let property, let descending):
                 guard let index = property.index else { break }
-                try transaction.cursor(index).forEach(reverse: descending) { try considerKey($0.value) }
+                let cursor = try transaction.cursor(index)
+                guard descending else {
+                    try cursor.forEach { try considerKey($0.value) }
+                    break
+                }
+                // Keys in descending order, but each key's objects in ascending key order, as a stable
+                // in-memory sort would leave ties.
+                // (MDB_SET_KEY, not MDB_FIRST_DUP, repositions: after MDB_LAST the cursor is at its end.)
+                var entry = try cursor.last()
+                walk: while let group = entry {
+                    let key = Array(group.key)
+                    var value = try key.withUnsafeBytes { try cursor.seek(exactly: $0) }
+                    while let current = value {
+                        guard try considerKey(current.value) else { break walk }
+                        value = try cursor.nextValueOfKey()
+                    }
+                    _ = try key.withUnsafeBytes { try cursor.seek(exactly: $0) }
+                    entry = try cursor.previousKey()
+                }
             }
         }
 

@@ -65,7 +65,8 @@ struct QueryPlanner {
         if sorts.isEmpty { return (.fullScan, true) }
         if primaryKeySort { return (.fullScan, true) }
         if sorts.count == 1, sorts[0].options.isEmpty, let property = binding[sorts[0].keyPath],
-            property.index != nil, property.schema.index == .regular
+            property.index != nil, property.schema.index == .regular,
+            property.schema.type != .string, property.schema.type != .data
         {
             return (.indexOrder(property, descending: !sorts[0].ascending), true)
         }
@@ -82,6 +83,8 @@ struct QueryPlanner {
         let bonus = isPrimaryKey ? 0 : 1
 
         let codec = ValueCodec(schema: context.database.schemaIndex)
+        let maximum = context.database.environment.maxKeySize
+        /// The key of `given`; `nil` when no plan fits; `[]` when no stored object can hold it (too long).
         func key(_ given: StoredValue) throws -> [UInt8]? {
             guard compatible(given, property.schema.type) else { return nil }
             let value = codec.canonical(given, for: property.schema)
@@ -89,22 +92,27 @@ struct QueryPlanner {
                 guard let objectKey = ObjectKeyCodec.key(fromPrimaryKey: value, type: property.schema.type) else {
                     return nil
                 }
-                return ObjectKeyCodec.encode(objectKey)
+                let encoded = ObjectKeyCodec.encode(objectKey)
+                return encoded.count > context.database.maxTableKeySize ? [] : encoded
             }
-            return try context.indexKey(value, for: property, in: binding)
+            do {
+                return try context.indexKey(value, for: property, in: binding)
+            } catch ObjDBError.keyTooLarge {
+                return []  // a unique index holds no value this long
+            }
         }
 
         switch comparison.op {
         case .equal:
             guard !comparison.value.isNull || !isPrimaryKey, let key = try key(comparison.value) else { return nil }
             if comparison.value.isNull && property.schema.index == .unique { return nil }
-            return (lookup(property, [key], isPrimaryKey), 0 + bonus)
+            return (lookup(property, key.isEmpty ? [] : [key], isPrimaryKey), 0 + bonus)
         case .in:
             guard case .list(let values) = comparison.value else { return nil }
             var keys: [[UInt8]] = []
             for value in values {
                 guard !value.isNull, let key = try key(value) else { return nil }
-                keys.append(key)
+                if !key.isEmpty { keys.append(key) }
             }
             return (
                 lookup(property, Array(Set(keys)).sorted { $0.lexicographicallyPrecedes($1) }, isPrimaryKey), 2 + bonus
@@ -115,15 +123,15 @@ struct QueryPlanner {
             var upper: KeyBound?
             switch comparison.op {
             case .less, .lessOrEqual:
-                guard let bound = try key(comparison.value) else { return nil }
+                guard let bound = try key(comparison.value), !bound.isEmpty else { return nil }
                 upper = KeyBound(bound, inclusive: true)
                 lower = KeyBound([KeyEncoding.valueTag], inclusive: true)
             case .greater, .greaterOrEqual:
-                guard let bound = try key(comparison.value) else { return nil }
+                guard let bound = try key(comparison.value), !bound.isEmpty else { return nil }
                 lower = KeyBound(bound, inclusive: true)
             default:
                 guard case .list(let ends) = comparison.value, ends.count == 2,
-                    let low = try key(ends[0]), let high = try key(ends[1])
+                    let low = try key(ends[0]), let high = try key(ends[1]), !low.isEmpty, !high.isEmpty
                 else { return nil }
                 lower = KeyBound(low, inclusive: true)
                 upper = KeyBound(high, inclusive: true)
@@ -131,7 +139,9 @@ struct QueryPlanner {
             return (range(property, lower, upper, isPrimaryKey), 4 + bonus)
         case .beginsWith:
             guard property.schema.type == .string, case .string(let prefix) = comparison.value else { return nil }
-            let low = [KeyEncoding.valueTag] + Array(prefix.utf8)
+            // Index keys are cut at LMDB's limit: a longer prefix narrows by its first bytes only.
+            let low = Array(([KeyEncoding.valueTag] + Array(prefix.utf8)).prefix(maximum))
+            if isPrimaryKey, low.count > context.database.maxTableKeySize { return (lookup(property, [], true), 0) }
             return (
                 range(property, KeyBound(low, inclusive: true), upperBound(forPrefix: low), isPrimaryKey), 4 + bonus
             )

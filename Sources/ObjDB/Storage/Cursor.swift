@@ -49,6 +49,8 @@ package final class Cursor {
     /// Moves to the next value of the current key, or `nil` after its last value.
     package func nextValueOfKey() throws -> CursorEntry? { try move(MDB_NEXT_DUP) }
 
+    /// Moves to the last value of the previous key.
+    package func previousKey() throws -> CursorEntry? { try move(MDB_PREV_NODUP) }
     /// Moves to the last value of the current key.
     package func lastValueOfKey() throws -> CursorEntry? { try move(MDB_LAST_DUP) }
 
