@@ -57,12 +57,15 @@ let package = Package(
             dependencies: ["ObjDB", "CLMDB"],
             path: "Tests/TestChild"
         ),
-        .testTarget(name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "objdb-test-child"]),
+        // Helpers every test target shares: temporary directories, running the built tools.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child"]),
         .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDBSync"]),
         .testTarget(
             name: "ToolsTests",
             dependencies: [
-                "ObjDB", "ToolSupport", "objdb-inspect", "objdb-sync", "objdb-bench", "objdb-demo", "objdb-test-child",
+                "ObjDB", "ToolSupport", "TestSupport", "objdb-inspect", "objdb-sync", "objdb-bench", "objdb-demo",
+                "objdb-test-child",
             ]
         ),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ObjDB
@@ -59,8 +60,8 @@ struct InspectCommandsTests {
 
     @Test func tablesFitTheTerminalWidth() throws {
         let store = try demoStore()
-        let process = try runWithEnvironment(
-            "objdb-inspect", [store, "dump", "Tweet", "--limit", "3"], ["COLUMNS": "40"])
+        let process = try run(
+            "objdb-inspect", [store, "dump", "Tweet", "--limit", "3"], environment: ["COLUMNS": "40"])
         let lines = process.output.split(separator: "\n")
         #expect(lines.allSatisfy { $0.count <= 40 })
         #expect(process.output.contains("…"))
@@ -237,17 +238,4 @@ extension WriteTransaction {
     func dynamicObject(_ type: String, key: ObjectKey) throws -> DynamicObject? {
         try dynamicObjects(type).first { $0.objectKey == key }
     }
-}
-
-func runWithEnvironment(_ tool: String, _ arguments: [String], _ environment: [String: String]) throws -> ToolRun {
-    let process = Process()
-    process.executableURL = builtProductsDirectory().appendingPathComponent(tool)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ToolRun(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self), error: "")
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The interactive shell on a real pseudo-terminal: completion with Tab, history with ↑.
@@ -86,9 +87,4 @@ final class PseudoTerminal {
         buffer = String(buffer[range.upperBound...])
         return shown
     }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ObjDB
@@ -100,7 +101,7 @@ struct MapGrowthTests {
         let (environment, records) = try makeStore(in: directory, options: tinyMap(256 << 10))
         try writeBlock(environment, records, prefix: "mine", count: 10, size: 10)
         // The child opens with the default 16 MiB map and writes far more than 256 KiB.
-        let child = try runProduct("objdb-test-child", ["write", directory.store(), "child", "40000"])
+        let child = try run("objdb-test-child", ["write", directory.store(), "child", "40000"])
         #expect(child.status == 0, "\(child.error)")
         let entries = try environment.read { transaction in
             try transaction.statistics(of: try transaction.openDatabase(named: "child")).entries

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ObjDB
@@ -93,11 +94,6 @@ struct SnapshotIsolationTests {
         group.wait()
         #expect(mismatches.withLock { $0 } == 0)
     }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// Runs `body` on a new thread and waits for it; returns what it threw.

@@ -1,3 +1,5 @@
+import TestSupport
+
 @testable import ObjDB
 
 /// Test shorthands over the pointer-based storage API: keys and values as strings or integers.

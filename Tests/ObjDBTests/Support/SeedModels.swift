@@ -1,5 +1,6 @@
 import Foundation
 import ObjDB
+import TestSupport
 
 // The models of the apps ObjDB grew from, as their users would write them.
 

@@ -1,3 +1,5 @@
+import TestSupport
+
 @testable import ObjDB
 
 /// Opens a fresh ObjDB store in `directory` and one named database in it.
