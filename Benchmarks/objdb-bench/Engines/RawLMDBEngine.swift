@@ -120,19 +120,13 @@ final class RawLMDBEngine: TweetEngine {
 
     func updates(_ ids: [Int64]) throws {
         try write { txn in
-            for id in ids {
-                var key = Self.key(id)
-                try key.withUnsafeMutableBytes { keyBytes in
-                    var keyValue = MDB_val(mv_size: 9, mv_data: keyBytes.baseAddress)
-                    var value = MDB_val()
-                    guard mdb_get(txn, table, &keyValue, &value) == 0 else { return }
-                    var record = [UInt8](UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
-                    let count = record.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: Int64.self) }
-                    withUnsafeBytes(of: count + 1) { record.replaceSubrange(16..<24, with: $0) }
-                    try record.withUnsafeMutableBytes { recordBytes in
-                        var newValue = MDB_val(mv_size: recordBytes.count, mv_data: recordBytes.baseAddress)
-                        try check(mdb_put(txn, table, &keyValue, &newValue, 0), "mdb_put")
-                    }
+            try forEachStored(ids, txn) { keyValue, _, value in
+                var record = [UInt8](UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+                let count = record.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: Int64.self) }
+                withUnsafeBytes(of: count + 1) { record.replaceSubrange(16..<24, with: $0) }
+                try record.withUnsafeMutableBytes { recordBytes in
+                    var newValue = MDB_val(mv_size: recordBytes.count, mv_data: recordBytes.baseAddress)
+                    try check(mdb_put(txn, table, &keyValue, &newValue, 0), "mdb_put")
                 }
             }
         }
@@ -140,20 +134,30 @@ final class RawLMDBEngine: TweetEngine {
 
     func deletes(_ ids: [Int64]) throws {
         try write { txn in
-            for id in ids {
-                var key = Self.key(id)
-                try key.withUnsafeMutableBytes { keyBytes in
-                    var keyValue = MDB_val(mv_size: 9, mv_data: keyBytes.baseAddress)
-                    var value = MDB_val()
-                    guard mdb_get(txn, table, &keyValue, &value) == 0 else { return }
-                    var userKey = UInt64(bitPattern: value.mv_data.loadUnaligned(as: Int64.self)).bigEndian
-                    try withUnsafeMutableBytes(of: &userKey) { userBytes in
-                        var indexKey = MDB_val(mv_size: 8, mv_data: userBytes.baseAddress)
-                        var indexValue = MDB_val(mv_size: 9, mv_data: keyBytes.baseAddress)
-                        try check(mdb_del(txn, index, &indexKey, &indexValue), "mdb_del")
-                    }
-                    try check(mdb_del(txn, table, &keyValue, nil), "mdb_del")
+            try forEachStored(ids, txn) { keyValue, keyBytes, value in
+                var userKey = UInt64(bitPattern: value.mv_data.loadUnaligned(as: Int64.self)).bigEndian
+                try withUnsafeMutableBytes(of: &userKey) { userBytes in
+                    var indexKey = MDB_val(mv_size: 8, mv_data: userBytes.baseAddress)
+                    var indexValue = MDB_val(mv_size: 9, mv_data: keyBytes)
+                    try check(mdb_del(txn, index, &indexKey, &indexValue), "mdb_del")
                 }
+                try check(mdb_del(txn, table, &keyValue, nil), "mdb_del")
+            }
+        }
+    }
+
+    /// Calls `body` with the table key and stored value of each id that is stored.
+    private func forEachStored(
+        _ ids: [Int64], _ txn: OpaquePointer?,
+        _ body: (inout MDB_val, UnsafeMutableRawPointer?, MDB_val) throws -> Void
+    ) throws {
+        for id in ids {
+            var key = Self.key(id)
+            try key.withUnsafeMutableBytes { keyBytes in
+                var keyValue = MDB_val(mv_size: 9, mv_data: keyBytes.baseAddress)
+                var value = MDB_val()
+                guard mdb_get(txn, table, &keyValue, &value) == 0 else { return }
+                try body(&keyValue, keyBytes.baseAddress, value)
             }
         }
     }

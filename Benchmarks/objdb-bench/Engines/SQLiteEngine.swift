@@ -121,25 +121,22 @@ final class SQLiteEngine: TweetEngine {
     }
 
     func updates(_ ids: [Int64]) throws {
-        let update = try prepare("UPDATE tweets SET retweetCount = retweetCount + 1 WHERE id = ?", on: db)
-        defer { sqlite3_finalize(update) }
-        try execute("BEGIN", on: db)
-        for id in ids {
-            sqlite3_bind_int64(update, 1, id)
-            try step(update, expecting: SQLITE_DONE)
-            sqlite3_reset(update)
-        }
-        try execute("COMMIT", on: db)
+        try runForEach(ids, "UPDATE tweets SET retweetCount = retweetCount + 1 WHERE id = ?")
     }
 
     func deletes(_ ids: [Int64]) throws {
-        let delete = try prepare("DELETE FROM tweets WHERE id = ?", on: db)
-        defer { sqlite3_finalize(delete) }
+        try runForEach(ids, "DELETE FROM tweets WHERE id = ?")
+    }
+
+    /// Runs `sql` once per id, bound to its one parameter, in one transaction.
+    private func runForEach(_ ids: [Int64], _ sql: String) throws {
+        let statement = try prepare(sql, on: db)
+        defer { sqlite3_finalize(statement) }
         try execute("BEGIN", on: db)
         for id in ids {
-            sqlite3_bind_int64(delete, 1, id)
-            try step(delete, expecting: SQLITE_DONE)
-            sqlite3_reset(delete)
+            sqlite3_bind_int64(statement, 1, id)
+            try step(statement, expecting: SQLITE_DONE)
+            sqlite3_reset(statement)
         }
         try execute("COMMIT", on: db)
     }

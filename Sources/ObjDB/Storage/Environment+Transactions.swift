@@ -18,30 +18,14 @@ extension Environment {
     /// the handles of databases it opened for later transactions.
     @discardableResult
     package func read<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
-        let transaction = try beginRead()
-        do {
-            let result = try body(transaction)
-            try transaction.commit()
-            return result
-        } catch {
-            transaction.abort()
-            throw error
-        }
+        try beginRead().run(body)
     }
 
     /// Runs `body` in a write transaction that commits when `body` returns and
     /// rolls back when it throws.
     @discardableResult
     package func write<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
-        let transaction = try beginWrite()
-        do {
-            let result = try body(transaction)
-            try transaction.commit()
-            return result
-        } catch {
-            transaction.abort()
-            throw error
-        }
+        try beginWrite().run(body)
     }
 
     func cachedDatabase(_ name: String) -> DatabaseHandle? {

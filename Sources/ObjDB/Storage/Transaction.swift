@@ -98,13 +98,17 @@ package final class Transaction {
     /// Runs `body` in a nested transaction that commits when `body` returns and aborts when it throws.
     @discardableResult
     package func nested<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
-        let child = try beginChild()
+        try beginChild().run(body)
+    }
+
+    /// Runs `body`, then commits; aborts when `body` throws.
+    func run<Result>(_ body: (Transaction) throws -> Result) throws -> Result {
         do {
-            let result = try body(child)
-            try child.commit()
+            let result = try body(self)
+            try commit()
             return result
         } catch {
-            child.abort()
+            abort()
             throw error
         }
     }
