@@ -99,6 +99,24 @@ public enum ObjDBError: Error, Hashable, Sendable {
 
     /// A stored record cannot be decoded; the file is damaged.
     case corruptRecord(path: String, type: String, reason: String)
+
+    /// A view was used from a thread or queue other than the one it belongs to (`expected`).
+    case wrongThread(operation: String, expected: String)
+
+    /// A frozen view, object or results cannot `operation`: they never change.
+    case frozen(operation: String)
+
+    /// `observe` was called on a view with nowhere to deliver: open the view with
+    /// ``Database/view(queue:)``, or on the main thread, or use ``Results/changes``.
+    case noDeliveryQueue(operation: String)
+
+    /// Opening a read would pin one more version while `live` versions are already pinned,
+    /// the ``Configuration/maximumLiveVersions`` limit. The oldest is `oldest`, held by a view
+    /// that was not refreshed; refresh or release it.
+    case tooManyLiveVersions(path: String, live: Int, maximum: Int, oldest: Int)
+
+    /// A ``ThreadSafeReference`` cannot be resolved: `reason` says why (resolved already, another database).
+    case invalidThreadSafeReference(reason: String)
 }
 
 extension ObjDBError: CustomStringConvertible {
@@ -162,6 +180,19 @@ extension ObjDBError: CustomStringConvertible {
             return "syntax error at position \(position): \(message)\n  \(predicate)\n  \(marker)"
         case .invalidQuery(let type, let reason):
             return "cannot query \(type): \(reason)"
+        case .wrongThread(let operation, let expected):
+            return "\(operation) was called off the view's own \(expected); a view and its objects belong to it "
+                + "(pass a ThreadSafeReference or a frozen snapshot instead)"
+        case .frozen(let operation):
+            return "cannot \(operation): frozen views, objects and results never change; use a live view"
+        case .noDeliveryQueue(let operation):
+            return "\(operation) needs a queue to deliver on: open the view with view(queue:) or on the main thread, "
+                + "or use the changes async sequence"
+        case .tooManyLiveVersions(let path, let live, let maximum, let oldest):
+            return "\(path) already has \(live) pinned versions (the maximum is \(maximum)); the oldest, version "
+                + "\(oldest), is held by a view that was not refreshed: refresh or release it"
+        case .invalidThreadSafeReference(let reason):
+            return "the thread-safe reference cannot be resolved: \(reason)"
         case .corruptRecord(let path, let type, let reason):
             return "a \(type) record in \(path) is damaged: \(reason)"
         }

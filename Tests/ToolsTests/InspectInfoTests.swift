@@ -23,7 +23,9 @@ struct InspectInfoTests {
         let rows = result.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(rows.contains { $0.first == "obj.Tweet" && $0.last == "200" })
         #expect(rows.contains { $0.first == "idx.TwitterUser.2" && $0.last == "8" })
-        #expect(rows.contains { $0.first == "objdb.meta" && $0.last == "3" })
+        // The header, the schema, its version, and where the change log starts.
+        #expect(rows.contains { $0.first == "objdb.meta" && $0.last == "4" })
+        #expect(rows.contains { $0.first == "objdb.changes" })
     }
 
     @Test func withoutACommandTheShellReadsCommands() throws {

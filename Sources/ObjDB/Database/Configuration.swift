@@ -30,6 +30,16 @@ public struct Configuration: @unchecked Sendable {
     public var maxMapSize = 1 << 40
     /// Whether a commit survives a power loss (`true`) or only a crash of the process.
     public var isDurable = true
+    /// The most versions read transactions may pin at once, across processes; `nil` for no limit.
+    ///
+    /// Every version a view holds keeps the pages it reads from being reused, so a view left
+    /// unrefreshed makes the file grow. With a limit, opening a read that would pin one version
+    /// too many fails with ``ObjDBError/tooManyLiveVersions(path:live:maximum:oldest:)`` instead.
+    public var maximumLiveVersions: Int?
+    /// How often the notifier looks for commits by other processes when inotify cannot tell it
+    /// (and, as a safety net, even when it can): the most a notification from another process
+    /// can be late by. Commits in this process wake it at once.
+    public var crossProcessNotificationInterval: Duration = .milliseconds(500)
 
     /// A configuration for the store at `path` holding objects of `types`.
     public init(path: String, types: [ObjectBase.Type] = []) {

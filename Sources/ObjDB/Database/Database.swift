@@ -1,3 +1,5 @@
+import Dispatch
+
 /// An ObjDB store: a file of objects, opened with the classes that describe them.
 ///
 /// ```swift
@@ -35,7 +37,13 @@ public final class Database: Sendable {
     let bindings: [String: TypeBinding]
     let backlinks: DatabaseHandle?
     let meta: DatabaseHandle?
+    /// The change log (`objdb.changes`); `nil` in a store opened read-only that predates it.
+    let changeLog: DatabaseHandle?
     private let bindingsByClass: [ObjectIdentifier: TypeBinding]
+    /// Delivers change notifications; its thread starts with the first observer.
+    let notifier: ChangeNotifier
+    /// Runs async writes, committing those that wait together as one transaction.
+    let writeQueue = WriteQueue()
 
     /// The longest table key: LMDB's key limit less what a backlink puts around a key (a type name, its length, a property ID).
     var maxTableKeySize: Int {
@@ -61,6 +69,7 @@ public final class Database: Sendable {
             throw ObjDBError.invalidSchema(type: duplicate, reason: "two model classes share the name \(duplicate)")
         }
 
+        notifier = ChangeNotifier(path: configuration.path, interval: configuration.crossProcessNotificationInterval)
         let transaction = configuration.readOnly ? try environment.beginRead() : try environment.beginWrite()
         do {
             let plan = try OpeningPlan(
@@ -72,6 +81,7 @@ public final class Database: Sendable {
             let handles = try plan.openDatabases(in: transaction)
             self.backlinks = handles.backlinks
             self.meta = handles.meta
+            self.changeLog = handles.changeLog
             var bindings: [String: TypeBinding] = [:]
             var byClass: [ObjectIdentifier: TypeBinding] = [:]
             let linkTargets = Set(
@@ -88,12 +98,19 @@ public final class Database: Sendable {
             self.bindingsByClass = byClass
             if let migration = plan.migration {
                 try migration.run(on: self, transaction: transaction)
+                // The migration may have rewritten any record: older observers compare whole results.
+                if let meta = handles.meta { try ChangeLog.markIncomplete(in: transaction, meta: meta) }
             }
             try transaction.commit()
         } catch {
             transaction.abort()
             throw error
         }
+        notifier.attach(self)
+    }
+
+    deinit {
+        notifier.stop()
     }
 
     /// The binding of class `type`, or an error naming it.
@@ -114,6 +131,18 @@ public final class Database: Sendable {
 // MARK: - Reading and writing
 
 extension Database {
+    /// Runs `body` in a write transaction whose commit does not notify the observers of `tokens`
+    /// (the change is one they made themselves, say, and have already shown).
+    @discardableResult
+    public func write<Result>(withoutNotifying tokens: [NotificationToken], _ body: (WriteTransaction) throws -> Result)
+        throws -> Result
+    {
+        let context = StoreContext(database: self)
+        context.silencedObservers = Set(tokens.map(\.observerID))
+        try context.beginWrite()
+        return try WriteTransaction(context: context).run(body)
+    }
+
     /// Runs `body` in a write transaction that commits when `body` returns and rolls back when it throws.
     ///
     /// Only one write transaction runs at a time in all processes; this call
@@ -137,8 +166,38 @@ extension Database {
     }
 
     /// A view of the latest committed state, which stays put until it is refreshed.
+    ///
+    /// The view belongs to the thread that makes it (or, in a task, to its isolation domain).
+    /// Made on the main thread, its observers are notified on the main queue.
+    ///
+    /// - Throws: ``ObjDBError/tooManyLiveVersions(path:live:maximum:oldest:)``, and LMDB's
+    ///   errors (a full reader table).
     public func view() throws -> ReadView {
+        try makeView(confinement: .current())
+    }
+
+    /// A view that belongs to `queue`: call this on `queue`, use the view only there, and its
+    /// observers are notified there.
+    ///
+    /// ```swift
+    /// let queue = DispatchQueue(label: "timeline")
+    /// queue.async {
+    ///     let view = try! db.view(queue: queue)
+    ///     token = try! view.objects(Tweet.self).observe { change in … }
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``ObjDBError/wrongThread(operation:expected:)`` when called off `queue`.
+    public func view(queue: DispatchQueue) throws -> ReadView {
+        let confinement = Confinement.queue(queue, QueueIdentity.of(queue))
+        try confinement.check("view(queue:)")
+        return try makeView(confinement: confinement)
+    }
+
+    private func makeView(confinement: Confinement) throws -> ReadView {
+        try checkLiveVersions()
         let context = StoreContext(database: self)
+        context.confinement = confinement
         _ = try context.readTransaction()
         return ReadView(context: context)
     }
@@ -157,5 +216,22 @@ extension Database {
     /// a transaction: it moves whenever any process commits.
     package func lastCommittedVersion() throws -> Int {
         try environment.info().lastTransactionID
+    }
+}
+
+extension Database {
+    /// Every named database a read may touch.
+    var allDatabaseHandles: [DatabaseHandle] {
+        [meta, backlinks, changeLog].compactMap { $0 }
+            + bindings.values.flatMap { binding in
+                [binding.table].compactMap { $0 } + binding.properties.compactMap(\.index)
+            }
+    }
+
+    /// Touches every database in `snapshot`: LMDB records a named database's root in the
+    /// transaction on first use, and after that a read transaction is only read, so threads
+    /// may share it.
+    func warm(_ snapshot: Transaction) throws {
+        for handle in allDatabaseHandles { _ = try snapshot.statistics(of: handle) }
     }
 }

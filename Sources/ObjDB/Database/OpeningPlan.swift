@@ -67,6 +67,7 @@ struct OpeningPlan {
         handles.meta = try transaction.openDatabaseIfPresent(named: StoreFormat.metaDatabaseName, options: create)
         handles.backlinks = try transaction.openDatabaseIfPresent(
             named: DatabaseHandles.backlinksName, options: create.union(.duplicateSort))
+        handles.changeLog = try transaction.openDatabaseIfPresent(named: ChangeLog.databaseName, options: create)
         for type in schema.types where !type.isEmbedded {
             handles.tables[type.name] = try transaction.openDatabaseIfPresent(
                 named: TypeBinding.tableName(type.name), options: create)
@@ -88,6 +89,7 @@ struct DatabaseHandles {
 
     var meta: DatabaseHandle?
     var backlinks: DatabaseHandle?
+    var changeLog: DatabaseHandle?
     var tables: [String: DatabaseHandle] = [:]
     var indexes: [String: [String: DatabaseHandle]] = [:]
 }

@@ -46,9 +46,40 @@ public final class ReadView {
     }
 
     /// Moves the view to the latest committed state; its objects then read that state.
-    public func refresh() {
+    ///
+    /// A view with observers first lets the notifier catch up, and runs their blocks for
+    /// every change on the way, before this returns.
+    ///
+    /// - Throws: ``ObjDBError/wrongThread(operation:expected:)`` off the view's thread or queue;
+    ///   ``ObjDBError/tooManyLiveVersions(path:live:maximum:oldest:)`` when the new version
+    ///   would pass the configured limit.
+    public func refresh() throws {
+        try context.confinement.check("refresh")
+        guard !context.isWriting else { return }
+        if let delivery = context.delivery {
+            // The notifier moves an observed view, so its observers hear of every change it sees.
+            context.database.notifier.runRound()
+            delivery.drain()
+            return
+        }
         context.refresh()
+        try context.database.checkLiveVersions()
+        _ = try context.readTransaction()
     }
+
+    /// An immutable snapshot of the view's current version, readable from any thread or task.
+    ///
+    /// Freezing copies nothing: the snapshot shares the view's read transaction.
+    public func freeze() throws -> FrozenView {
+        try context.confinement.check("freeze")
+        if context.isFrozen { return FrozenView(context: context) }
+        guard !context.isWriting else { throw ObjDBError.frozen(operation: "freeze a write transaction") }
+        let snapshot = try context.shareSnapshot()
+        return FrozenView(context: StoreContext(database: context.database, frozenAt: snapshot))
+    }
+
+    /// Whether the view is frozen: it never changes and cannot write.
+    public var isFrozen: Bool { context.isFrozen }
 
     /// The number of the committed transaction the view reads.
     public var version: Int {
@@ -60,6 +91,9 @@ public final class ReadView {
     /// rolls back when it throws; either way the view then reads the latest state.
     @discardableResult
     public func write<Result>(_ body: (WriteTransaction) throws -> Result) throws -> Result {
+        try context.confinement.check("write")
+        // Observers first hear of what happened before this write, as in Realm.
+        context.delivery?.drain()
         try context.beginWrite()
         return try WriteTransaction(context: context).run(body)
     }

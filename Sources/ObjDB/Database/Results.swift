@@ -14,13 +14,14 @@ public struct Results<Element: Object>: RandomAccessCollection {
     let context: StoreContext
     let binding: TypeBinding
     let spec: QuerySpec
-    private let keys: KeyList
+    let keyList: KeyList
+    private var keys: KeyList { keyList }
 
     init(context: StoreContext, binding: TypeBinding, spec: QuerySpec = QuerySpec()) {
         self.context = context
         self.binding = binding
         self.spec = spec
-        self.keys = KeyList(context: context, binding: binding, spec: spec)
+        self.keyList = KeyList(context: context, binding: binding, spec: spec)
     }
 
     /// The position of the first object.
@@ -127,6 +128,13 @@ final class KeyList {
     func record(at position: Int) -> RecordReader? {
         guard generation == context.generation, let records, position < records.count else { return nil }
         return records[position]
+    }
+
+    /// Sets the keys for the context's current snapshot, worked out elsewhere (by the notifier).
+    func install(_ newKeys: [[UInt8]]) {
+        keys = newKeys
+        records = nil
+        generation = context.generation
     }
 
     /// The keys as of the context's current snapshot.

@@ -77,7 +77,7 @@ extension StoreContext {
                 ObjectKeyCodec.decode($0, primaryKeyType: sourceBinding.primaryKey?.schema.type)
             }
             guard let sourceKey else { continue }
-            try put(values, key: sourceKey, in: sourceBinding, policy: .all)
+            try put(values, key: sourceKey, in: sourceBinding, policy: .modified)
         }
     }
 

@@ -118,6 +118,17 @@ extension StoreContext {
             }
         }
         didWrite()
+        keyBytes.withUnsafeBytes { key in
+            if let old {
+                let changed =
+                    policy == .all
+                    ? binding.properties.map(\.schema.id)
+                    : zip(binding.properties, zip(old, values)).compactMap { $1.0 == $1.1 ? nil : $0.schema.id }
+                changes.recordModification(of: key, properties: changed, in: binding.schema.name)
+            } else {
+                changes.recordInsertion(of: key, in: binding.schema.name)
+            }
+        }
         try updateIndexes(from: old, to: values, key: keyBytes, in: binding)
         try updateBacklinks(from: old, to: values, key: keyBytes, in: binding)
         return keyBytes
@@ -186,6 +197,7 @@ extension StoreContext {
         let transaction = try writeTransaction("set \(accessor.binding.schema.name).\(schema.name)")
         try accessor.key.withUnsafeBytes { key in
             try record.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: table) }
+            changes.recordModification(of: key, properties: [schema.id], in: accessor.binding.schema.name)
         }
         didWrite()
         return true
@@ -207,7 +219,10 @@ extension StoreContext {
         let values = self.values(of: reader, in: binding)
         try updateIndexes(from: values, to: nil, key: key, in: binding)
         try updateBacklinks(from: values, to: nil, key: key, in: binding)
-        try key.withUnsafeBytes { _ = try transaction.delete($0, in: table) }
+        try key.withUnsafeBytes {
+            _ = try transaction.delete($0, in: table)
+            changes.recordDeletion(of: $0, in: binding.schema.name)
+        }
         didWrite()
     }
 

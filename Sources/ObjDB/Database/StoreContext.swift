@@ -21,22 +21,75 @@ final class StoreContext {
     var deferredError: (any Error)?
     /// Counts writes, so a failed operation knows whether it left anything behind.
     private(set) var writeCount = 0
+    /// What this write did to objects, for the change log.
+    var changes = ChangeRecorder()
+    /// Whether the context reads one snapshot for good: frozen views, and the notifier's snapshots.
+    let isFrozen: Bool
+    /// Where notifications for this context's observers are delivered, once one observes.
+    var delivery: ViewDelivery?
+    /// Observers this write's commit must not notify (``Database/write(withoutNotifying:_:)``).
+    var silencedObservers: Set<Int> = []
+    /// Where the view reading through this context may be used.
+    var confinement: Confinement = .isolation
     /// During a migration: records keep the fields of removed properties, so old objects can still read them.
     var preservesRemovedProperties = false
 
     init(database: Database) {
         self.database = database
+        self.isFrozen = false
     }
 
     /// A context that uses `transaction`, owned by its caller (the opening migration).
     init(database: Database, adopting transaction: Transaction) {
         self.database = database
         self.transaction = transaction
+        self.isFrozen = false
+    }
+
+    /// A frozen context: it reads `snapshot` (a shared read transaction) and nothing else, ever.
+    init(database: Database, frozenAt snapshot: Transaction) {
+        self.database = database
+        self.transaction = snapshot
+        self.isFrozen = true
     }
 
     deinit {
         if isWriting { WritingThread.leave(database.environment) }
-        transaction?.abort()
+        releaseTransaction()
+    }
+
+    /// Ends the transaction, or only lets go of it when others share it (a snapshot handed to
+    /// frozen views or by the notifier): the last holder's release ends it.
+    private func releaseTransaction() {
+        guard let transaction else { return }
+        self.transaction = nil
+        if !transaction.isShared { transaction.abort() }
+    }
+
+    /// The read snapshot, made safe to share with other threads: every database it will
+    /// read is touched first, so LMDB has nothing left to write in the transaction.
+    func shareSnapshot() throws -> Transaction {
+        let snapshot = try readTransaction()
+        precondition(snapshot.isReadOnly, "A write transaction cannot be shared.")
+        if !snapshot.isShared {
+            try database.warm(snapshot)
+            snapshot.isShared = true
+        }
+        return snapshot
+    }
+
+    /// Swaps the write transaction for a nested one (or back): reads and writes then go through it.
+    func replaceTransaction(with transaction: Transaction) {
+        self.transaction = transaction
+        generation &+= 1
+    }
+
+    /// Moves a read context to `snapshot`, a shared transaction at a newer version (a notification's).
+    func adopt(_ snapshot: Transaction) {
+        guard !isWriting, !isFrozen, transaction !== snapshot else { return }
+        releaseTransaction()
+        transaction = snapshot
+        generation &+= 1
     }
 
     /// Whether the context holds a write transaction.
@@ -65,12 +118,12 @@ final class StoreContext {
     /// Ends the read snapshot (if any) and begins the write transaction, at the latest state.
     func beginWrite() throws {
         precondition(!isClosed, "A closed view was used.")
+        if isFrozen { throw ObjDBError.frozen(operation: "write") }
         if isWriting || WritingThread.isWriting(database.environment) {
             // LMDB's write lock is not reentrant: waiting for it here would wait forever.
             throw ObjDBError.nestedWrite(path: database.configuration.path)
         }
-        transaction?.abort()
-        transaction = nil
+        releaseTransaction()
         generation &+= 1
         transaction = try database.environment.beginWrite()
         WritingThread.enter(database.environment)
@@ -104,6 +157,10 @@ final class StoreContext {
         }
         do {
             try flushSequences(in: transaction)
+            if let log = database.changeLog, let meta = database.meta {
+                try ChangeLog.write(changes, in: transaction, log: log, meta: meta)
+            }
+            database.notifier.silence(version: transaction.id, observerIDs: silencedObservers)
             try transaction.commit()
         } catch {
             cancelWrite()
@@ -112,15 +169,18 @@ final class StoreContext {
         WritingThread.leave(database.environment)
         self.transaction = nil
         sequences = [:]
+        changes.removeAll()
         generation &+= 1
+        database.notifier.commitLanded()
+        if let delivery, delivery.hasPending { delivery.queue.async { delivery.drain() } }
     }
 
     /// Discards the write.
     func cancelWrite() {
         if isWriting { WritingThread.leave(database.environment) }
-        transaction?.abort()
-        transaction = nil
+        releaseTransaction()
         sequences = [:]
+        changes.removeAll()
         objectsBeingAdded = [:]
         deferredError = nil
         generation &+= 1
@@ -128,16 +188,14 @@ final class StoreContext {
 
     /// Moves a read snapshot to the latest committed state (a write is left alone).
     func refresh() {
-        guard !isWriting else { return }
-        transaction?.abort()
-        transaction = nil
+        guard !isWriting, !isFrozen else { return }
+        releaseTransaction()
         generation &+= 1
     }
 
     /// Ends the context: its objects are invalidated.
     func close() {
-        transaction?.abort()
-        transaction = nil
+        releaseTransaction()
         isClosed = true
         generation &+= 1
     }

@@ -27,13 +27,18 @@ public final class WriteTransaction {
     let context: StoreContext
     /// Whether ``commit()`` or ``cancel()`` ended the transaction.
     public private(set) var isFinished = false
+    /// Whether the write is one of an async batch: the batch commits, not the transaction.
+    let isGrouped: Bool
+    /// Whether ``cancel()`` was called in a grouped write.
+    private(set) var wasCancelled = false
 
-    init(context: StoreContext) {
+    init(context: StoreContext, isGrouped: Bool = false) {
         self.context = context
+        self.isGrouped = isGrouped
     }
 
     deinit {
-        if !isFinished { context.cancelWrite() }
+        if !isFinished && !isGrouped { context.cancelWrite() }
     }
 
     /// Adds an unmanaged object, and the unmanaged objects it links to; the same instance becomes managed.
@@ -109,6 +114,11 @@ public final class WriteTransaction {
     public func commit() throws {
         precondition(!isFinished, "The write transaction has already ended.")
         isFinished = true
+        if isGrouped {
+            // The batch commits after the body returns: a failure reaches the caller then.
+            if let error = context.deferredError { throw error }
+            return
+        }
         try context.commitWrite()
     }
 
@@ -128,6 +138,10 @@ public final class WriteTransaction {
     public func cancel() {
         guard !isFinished else { return }
         isFinished = true
+        if isGrouped {
+            wasCancelled = true
+            return
+        }
         context.cancelWrite()
     }
 }

@@ -1,5 +1,5 @@
 /// Everything a ``Results`` asks of its objects: which, in what order, how many.
-struct QuerySpec: Hashable {
+struct QuerySpec: Hashable, Sendable {
     var filter: QueryExpression?
     var sorts: [SortKey] = []
     var distinctPaths: [String] = []

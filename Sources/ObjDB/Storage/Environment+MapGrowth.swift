@@ -102,3 +102,10 @@ extension Environment {
 private func roundUp(_ value: Int, to multiple: Int) -> Int {
     (value + multiple - 1) / multiple * multiple
 }
+
+extension Environment {
+    /// Whether the map waits to grow until every read transaction of the process ends.
+    var hasPendingGrowth: Bool {
+        gate.withLock { $0.pendingMapSize != nil }
+    }
+}

@@ -110,3 +110,12 @@ extension Environment {
         }
     }
 }
+
+extension Environment {
+    /// The ID of the last committed transaction, from the meta page: cheap enough to poll.
+    package func lastTransactionID() throws -> Int {
+        var info = MDB_envinfo()
+        try lmdbCheck(mdb_env_info(pointer, &info), "mdb_env_info", path: path)
+        return info.me_last_txnid
+    }
+}

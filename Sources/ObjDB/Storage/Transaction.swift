@@ -20,6 +20,9 @@ package final class Transaction {
     package let isReadOnly: Bool
     /// Whether ``commit()`` or ``abort()`` ended the transaction (or its parent's end did).
     package private(set) var isFinished = false
+    /// Whether several contexts (on several threads) read through this read transaction: it is
+    /// then ended by the last one to let go (deinit), never explicitly.
+    package var isShared = false
 
     let pointer: OpaquePointer
     private let parent: Transaction?

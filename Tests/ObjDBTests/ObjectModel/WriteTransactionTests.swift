@@ -221,7 +221,7 @@ struct WriteTransactionTests {
         #expect(view.objects(TwitterUser.self).count == 5)
         #expect(view.objects(TwitterUser.self).allSatisfy { $0.tweets.isEmpty })
         try db.write { try $0.deleteAll() }
-        view.refresh()
+        try view.refresh()
         #expect(view.objects(TwitterUser.self).isEmpty)
     }
 

@@ -171,7 +171,7 @@ struct QueryTests {
         #expect(popular.count == 3)
         try db.write { try $0.create(Tweet.self, value: ["id": 100, "retweetCount": 12]) }
         #expect(popular.count == 3)
-        view.refresh()
+        try view.refresh()
         #expect(popular.count == 4)
     }
 

@@ -1,0 +1,203 @@
+/// The change log: for each commit, which objects of which types it inserted, modified
+/// (and in which properties) or deleted.
+///
+/// It lives in the named database `objdb.changes`, keyed by the commit's transaction ID
+/// (8 bytes, big-endian), and is written in the same LMDB transaction as the objects, so
+/// it is exactly as durable as they are. Observers read the entries between the version
+/// they last saw and the new one, so a change set costs in proportion to the change.
+///
+/// Entries no open read transaction can need (every reader, in every process, reads a
+/// version at or past them) are trimmed every ``trimInterval`` commits. The meta key
+/// `changes.from` holds the version after which the log is complete; a reader older than
+/// that must compare whole results instead. See docs/FORMAT.md.
+enum ChangeLog {
+    /// The named database holding the log.
+    static let databaseName = "objdb.changes"
+    /// The meta key of the version after which the log lists every commit.
+    static let completeAfterKey = Array("changes.from".utf8)
+    /// How often (in versions) a commit trims the log.
+    static let trimInterval = 16
+    /// The entry format this build writes and reads.
+    static let formatVersion: UInt8 = 1
+
+    /// Stores what `recorder` holds as the entry of the committing write `transaction`, and
+    /// trims the log when it is due.
+    static func write(_ recorder: ChangeRecorder, in transaction: Transaction, log: DatabaseHandle, meta: DatabaseHandle)
+        throws
+    {
+        let version = UInt64(transaction.id)
+        if !recorder.isEmpty {
+            let key = encodeVersion(version)
+            let value = encode(recorder)
+            try key.withUnsafeBytes { key in
+                try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: log, options: .append) }
+            }
+        }
+        if version % UInt64(trimInterval) == 0 {
+            try trim(in: transaction, log: log, meta: meta)
+        }
+    }
+
+    /// Declares the log incomplete up to and including `transaction`'s version: observers
+    /// older than it compare whole results (after a migration rewrote records).
+    static func markIncomplete(in transaction: Transaction, meta: DatabaseHandle) throws {
+        try setCompleteAfter(UInt64(transaction.id), in: transaction, meta: meta)
+    }
+
+    /// The folded changes of every commit after `version` up to the version `transaction` reads,
+    /// or `nil` when the log no longer (or never did) cover them all, or an entry is damaged.
+    static func changes(after version: Int, in transaction: Transaction, log: DatabaseHandle, meta: DatabaseHandle)
+        throws -> ChangeSet?
+    {
+        guard try completeAfter(in: transaction, meta: meta) <= UInt64(max(version, 0)) else { return nil }
+        var set = ChangeSet()
+        let start = encodeVersion(UInt64(version) + 1)
+        let cursor = try transaction.cursor(log)
+        var intact = true
+        var entry = try start.withUnsafeBytes { try cursor.seek(atLeast: $0) }
+        while let current = entry {
+            if !decode(current.value, into: &set) {
+                intact = false
+                break
+            }
+            entry = try cursor.next()
+        }
+        return intact ? set : nil
+    }
+
+    /// The version after which the log is complete.
+    static func completeAfter(in transaction: Transaction, meta: DatabaseHandle) throws -> UInt64 {
+        let stored = try completeAfterKey.withUnsafeBytes { try transaction.get($0, in: meta) }
+        guard let stored, stored.count == 8 else { return 0 }
+        return UInt64(bigEndian: stored.loadUnaligned(as: UInt64.self))
+    }
+
+    /// The number of entries in the log, and the oldest one's version.
+    static func extent(in transaction: Transaction, log: DatabaseHandle) throws -> (entries: Int, oldest: Int?) {
+        let entries = try transaction.statistics(of: log).entries
+        let first = try transaction.cursor(log).first()
+        return (entries, first.flatMap { decodeVersion($0.key) }.map(Int.init))
+    }
+
+    // MARK: - Trimming
+
+    /// Deletes the entries at or before the oldest version any reader reads.
+    private static func trim(in transaction: Transaction, log: DatabaseHandle, meta: DatabaseHandle) throws {
+        let readers = try transaction.environment.info().readers.map(\.transactionID)
+        // No reader: nothing older than the commit being written can be needed.
+        let oldestNeeded = UInt64(readers.min() ?? (transaction.id - 1))
+        let cursor = try transaction.cursor(log)
+        var trimmedThrough: UInt64?
+        while let first = try cursor.first(), let version = decodeVersion(first.key), version <= oldestNeeded {
+            try cursor.deleteCurrent()
+            trimmedThrough = version
+        }
+        if trimmedThrough != nil, try completeAfter(in: transaction, meta: meta) < oldestNeeded {
+            try setCompleteAfter(oldestNeeded, in: transaction, meta: meta)
+        }
+    }
+
+    private static func setCompleteAfter(_ version: UInt64, in transaction: Transaction, meta: DatabaseHandle) throws {
+        let value = encodeVersion(version)
+        try completeAfterKey.withUnsafeBytes { key in
+            try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: meta) }
+        }
+    }
+
+    // MARK: - Encoding
+
+    static func encodeVersion(_ version: UInt64) -> [UInt8] {
+        withUnsafeBytes(of: version.bigEndian) { Array($0) }
+    }
+
+    static func decodeVersion(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
+        bytes.count == 8 ? UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)) : nil
+    }
+
+    /// `format u8`, then per type: `name length u16 LE, name, flags u8 (1: wholesale),
+    /// entry count u32 LE, entry bytes u32 LE, entries`.
+    static func encode(_ recorder: ChangeRecorder) -> [UInt8] {
+        var bytes: [UInt8] = [formatVersion]
+        for (name, changes) in recorder.types.sorted(by: { $0.key < $1.key }) {
+            let nameBytes = Array(name.utf8)
+            appendLittleEndian(UInt16(nameBytes.count), to: &bytes)
+            bytes.append(contentsOf: nameBytes)
+            bytes.append(changes.isWholesale ? 1 : 0)
+            appendLittleEndian(UInt32(changes.count), to: &bytes)
+            appendLittleEndian(UInt32(changes.entries.count), to: &bytes)
+            bytes.append(contentsOf: changes.entries)
+        }
+        return bytes
+    }
+
+    /// Folds one entry into `set`; `false` when the entry is malformed.
+    static func decode(_ value: UnsafeRawBufferPointer, into set: inout ChangeSet) -> Bool {
+        var reader = ByteReader(value)
+        guard reader.byte() == formatVersion else { return false }
+        while !reader.isAtEnd {
+            guard let nameLength = reader.uint16(), let name = reader.bytes(Int(nameLength)),
+                let flags = reader.byte(), let count = reader.uint32(), let length = reader.uint32(),
+                let entries = reader.bytes(Int(length))
+            else { return false }
+            var changes = set.types[String(decoding: name, as: UTF8.self)] ?? TypeChangeSet()
+            if flags & 1 != 0 {
+                changes.isWholesale = true
+            } else {
+                var entryReader = ByteReader(entries)
+                for _ in 0..<count {
+                    guard let kindByte = entryReader.byte(), let kind = ObjectChangeKind(rawValue: kindByte),
+                        let keyLength = entryReader.uint16(), let key = entryReader.bytes(Int(keyLength))
+                    else { return false }
+                    var properties: [UInt16] = []
+                    if kind == .modified {
+                        guard let propertyCount = entryReader.uint16() else { return false }
+                        for _ in 0..<propertyCount {
+                            guard let id = entryReader.uint16() else { return false }
+                            properties.append(id)
+                        }
+                    }
+                    changes.fold(kind, key: Array(key), properties: properties)
+                }
+                guard entryReader.isAtEnd else { return false }
+            }
+            set.types[String(decoding: name, as: UTF8.self)] = changes
+        }
+        return true
+    }
+
+    private static func appendLittleEndian<Integer: FixedWidthInteger>(_ value: Integer, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+}
+
+/// Reads little-endian fields from bytes, failing (never trapping) past their end.
+struct ByteReader {
+    private let bytes: UnsafeRawBufferPointer
+    private var offset = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { offset >= bytes.count }
+
+    mutating func byte() -> UInt8? {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func uint16() -> UInt16? {
+        bytes(2).map { UInt16($0[0]) | UInt16($0[1]) << 8 }
+    }
+
+    mutating func uint32() -> UInt32? {
+        bytes(4).map { $0.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
+    }
+
+    mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
+        guard count >= 0, bytes.count - offset >= count else { return nil }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
+    }
+}

@@ -1,0 +1,93 @@
+/// What one write transaction did to objects, gathered as it happens and stored in the
+/// change log when it commits.
+///
+/// Entries are appended as bytes, in the order the writes happened, so recording costs
+/// a copy of the key and no hashing; readers fold them (``ChangeSet``). A type that
+/// changes more than ``maximumEntries`` objects in one write is recorded as changed
+/// wholesale instead: its observers then compare whole results, which for a change that
+/// large costs no more than reading the change.
+struct ChangeRecorder {
+    /// The most objects of one type a write lists before the log calls the type changed wholesale.
+    static let maximumEntries = 10_000
+
+    private(set) var types: [String: RecordedTypeChanges] = [:]
+
+    var isEmpty: Bool { types.isEmpty }
+
+    mutating func recordInsertion(of key: UnsafeRawBufferPointer, in type: String) {
+        append(.inserted, key: key, properties: [], in: type)
+    }
+
+    mutating func recordModification(of key: UnsafeRawBufferPointer, properties: [UInt16], in type: String) {
+        append(.modified, key: key, properties: properties, in: type)
+    }
+
+    mutating func recordDeletion(of key: UnsafeRawBufferPointer, in type: String) {
+        append(.deleted, key: key, properties: [], in: type)
+    }
+
+    /// Marks every object of `type` as possibly changed (a migration, a bulk rewrite).
+    mutating func recordWholesaleChange(of type: String) {
+        types[type, default: RecordedTypeChanges()].markWholesale()
+    }
+
+    /// Where the recording stands, to return to when a nested write rolls back.
+    var checkpoint: [String: RecordedTypeChanges] { types }
+
+    mutating func rollBack(to checkpoint: [String: RecordedTypeChanges]) {
+        types = checkpoint
+    }
+
+    mutating func removeAll() {
+        types = [:]
+    }
+
+    private mutating func append(
+        _ kind: ObjectChangeKind, key: UnsafeRawBufferPointer, properties: [UInt16], in type: String
+    ) {
+        types[type, default: RecordedTypeChanges()].append(kind, key: key, properties: properties)
+    }
+}
+
+/// The entries one write recorded for one type, in the log's byte format.
+struct RecordedTypeChanges: Equatable {
+    /// Entries, each `kind u8, key length u16 LE, key, [property count u16 LE, ids u16 LE…]`.
+    private(set) var entries: [UInt8] = []
+    private(set) var count = 0
+    /// Whether the type changed too much to list: every object may have changed.
+    private(set) var isWholesale = false
+
+    mutating func append(_ kind: ObjectChangeKind, key: UnsafeRawBufferPointer, properties: [UInt16]) {
+        guard !isWholesale else { return }
+        guard count < ChangeRecorder.maximumEntries, key.count <= Int(UInt16.max) else {
+            markWholesale()
+            return
+        }
+        entries.append(kind.rawValue)
+        entries.append(UInt8(truncatingIfNeeded: key.count))
+        entries.append(UInt8(truncatingIfNeeded: key.count >> 8))
+        entries.append(contentsOf: key)
+        if kind == .modified {
+            entries.append(UInt8(truncatingIfNeeded: properties.count))
+            entries.append(UInt8(truncatingIfNeeded: properties.count >> 8))
+            for id in properties {
+                entries.append(UInt8(truncatingIfNeeded: id))
+                entries.append(UInt8(truncatingIfNeeded: id >> 8))
+            }
+        }
+        count += 1
+    }
+
+    mutating func markWholesale() {
+        isWholesale = true
+        entries = []
+        count = 0
+    }
+}
+
+/// What happened to one object in one logged write.
+enum ObjectChangeKind: UInt8 {
+    case inserted = 1
+    case modified = 2
+    case deleted = 3
+}

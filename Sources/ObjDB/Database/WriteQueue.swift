@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+
+/// Runs async writes one batch at a time on a queue of its own: the writes that wait
+/// together commit as one LMDB transaction with one sync (group commit).
+///
+/// Each write in a batch runs in a nested LMDB transaction, so one that throws rolls back
+/// alone and only its caller gets the error; the others still commit. A batch of one runs
+/// without nesting.
+final class WriteQueue: @unchecked Sendable {
+    // @unchecked: `pending` and `isBusy` are guarded by `lock`.
+    private let lock = NSLock()
+    private var pending: [WriteRequest] = []
+    private var isBusy = false
+    private let queue = DispatchQueue(label: "objdb.writer", qos: .userInitiated)
+
+    /// Queues `request`; it runs in the next batch.
+    func submit(_ request: WriteRequest, to database: Database) {
+        let start = lock.withLock {
+            pending.append(request)
+            if isBusy { return false }
+            isBusy = true
+            return true
+        }
+        if start { queue.async { self.drain(database) } }
+    }
+
+    private func drain(_ database: Database) {
+        while true {
+            let batch = lock.withLock {
+                let batch = pending
+                pending.removeAll()
+                if batch.isEmpty { isBusy = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            run(batch, on: database)
+        }
+    }
+
+    private func run(_ batch: [WriteRequest], on database: Database) {
+        let context = StoreContext(database: database)
+        do {
+            try context.beginWrite()
+        } catch {
+            for request in batch { request.finish(.failure(error)) }
+            return
+        }
+        var committing: [WriteRequest] = []
+        if batch.count == 1 {
+            let request = batch[0]
+            do {
+                let transaction = WriteTransaction(context: context, isGrouped: true)
+                try request.perform(transaction)
+                if transaction.wasCancelled {
+                    context.cancelWrite()
+                    request.finish(.success(()))
+                    return
+                }
+                committing.append(request)
+            } catch {
+                context.cancelWrite()
+                request.finish(.failure(error))
+                return
+            }
+        } else {
+            for request in batch {
+                do {
+                    try context.nestedWrite { transaction in try request.perform(transaction) }
+                    committing.append(request)
+                } catch {
+                    request.finish(.failure(error))
+                }
+            }
+        }
+        do {
+            try context.commitWrite()
+            for request in committing { request.finish(.success(())) }
+        } catch {
+            for request in committing { request.finish(.failure(error)) }
+        }
+    }
+}
+
+/// One queued async write: its body, and how to tell its caller the outcome.
+final class WriteRequest: @unchecked Sendable {
+    // @unchecked: used by the writer queue only, one batch at a time.
+    let perform: (WriteTransaction) throws -> Void
+    let finish: (Result<Void, any Error>) -> Void
+
+    init(perform: @escaping (WriteTransaction) throws -> Void, finish: @escaping (Result<Void, any Error>) -> Void) {
+        self.perform = perform
+        self.finish = finish
+    }
+}
+
+extension StoreContext {
+    /// Runs `body` in a transaction nested in this write: it keeps its changes when `body`
+    /// returns, and rolls back only its own when `body` throws or cancels.
+    func nestedWrite(_ body: (WriteTransaction) throws -> Void) throws {
+        let parent = try writeTransaction("nested write")
+        let child = try parent.beginChild()
+        let checkpoint = changes.checkpoint
+        replaceTransaction(with: child)
+        defer { replaceTransaction(with: parent) }
+        do {
+            let transaction = WriteTransaction(context: self, isGrouped: true)
+            try body(transaction)
+            if let deferredError { throw deferredError }
+            if transaction.wasCancelled {
+                child.abort()
+                changes.rollBack(to: checkpoint)
+                return
+            }
+            try child.commit()
+        } catch {
+            child.abort()
+            changes.rollBack(to: checkpoint)
+            deferredError = nil
+            objectsBeingAdded = [:]
+            throw error
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+
+/// One pass of the notifier: from the version its observers last saw to the newest one.
+struct NotificationRound {
+    /// The version observers last saw, `nil` on the first round.
+    let oldVersion: Int?
+    let newVersion: Int
+    /// A context at `oldVersion`, when the notifier still holds it.
+    let old: StoreContext?
+    /// A context at `newVersion`.
+    let new: StoreContext
+    /// The shared read transaction at `newVersion`, which views adopt.
+    let snapshot: Transaction
+    /// The folded change log from `oldVersion` to `newVersion`; `nil` when unknown.
+    let changes: ChangeSet?
+    /// The observers every commit of this round was made without notifying.
+    let silenced: Set<Int>
+}
+
+/// What an observer wants done after a round.
+enum ObserverOutput {
+    /// Run on the view's queue, after the view moved to the round's snapshot.
+    case view(ViewDelivery, () -> Void)
+    /// Run now, on the notifier's thread (frozen deliveries to async sequences).
+    case now(() -> Void)
+}
+
+/// An observer, as the notifier drives it. `process` runs on the notifier's thread only.
+protocol ChangeObserver: AnyObject {
+    var id: Int { get }
+    /// Whether the observer has not had its first round yet.
+    var isNew: Bool { get }
+    func process(_ round: NotificationRound) throws -> ObserverOutput?
+}
+
+/// Runs change notification for one database: a background thread that wakes when a commit
+/// lands (here or, through inotify, in another process), reads the change log since the
+/// version its observers last saw, works out each observer's change, and hands the results
+/// to the views' queues together with the new snapshot.
+final class ChangeNotifier: @unchecked Sendable {
+    // @unchecked: the fields under "guarded by lock" are; the "notifier thread" ones are used
+    // only by the thread `start` makes.
+
+    let waiter: CommitWaiter
+    private weak var database: Database?
+
+    // Guarded by lock.
+    private let lock = NSCondition()
+    private var observers: [Int: any ChangeObserver] = [:]
+    private var nextID = 1
+    private var silenced: [Int: Set<Int>] = [:]
+    private var requestedRounds = 0
+    private var completedRounds = 0
+    private var isRunning = false
+    private var isStopped = false
+
+    // Notifier thread.
+    private var snapshot: StoreContext?
+    private var version: Int?
+
+    init(path: String, interval: Duration) {
+        waiter = CommitWaiter(path: path, interval: interval)
+    }
+
+    func attach(_ database: Database) {
+        lock.withLock { self.database = database }
+    }
+
+    /// A fresh observer ID.
+    func makeID() -> Int {
+        lock.withLock {
+            defer { nextID += 1 }
+            return nextID
+        }
+    }
+
+    /// Registers `observer`; it gets its first round soon. The token removes it.
+    func add(_ observer: any ChangeObserver, onStop: @escaping @Sendable () -> Void = {}) -> NotificationToken {
+        let id = observer.id
+        let start = lock.withLock {
+            observers[id] = observer
+            defer { isRunning = true }
+            return !isRunning
+        }
+        if start {
+            let thread = Thread { [self] in loop() }
+            thread.name = "objdb.notifier"
+            thread.start()
+        }
+        waiter.wake()
+        return NotificationToken(observerID: id) { [weak self] in
+            self?.remove(id)
+            onStop()
+        }
+    }
+
+    func remove(_ id: Int) {
+        lock.withLock { _ = observers.removeValue(forKey: id) }
+    }
+
+    /// A commit landed in this process.
+    func commitLanded() {
+        waiter.wake()
+    }
+
+    /// The commit that made `version` must not notify `observerIDs`.
+    func silence(version: Int, observerIDs: Set<Int>) {
+        guard !observerIDs.isEmpty else { return }
+        lock.withLock { silenced[version, default: []].formUnion(observerIDs) }
+    }
+
+    /// Runs a round that starts after this call and waits for it (up to `timeout`).
+    @discardableResult
+    func runRound(timeout: Duration = .seconds(10)) -> Bool {
+        let running = lock.withLock { isRunning }
+        guard running else { return true }
+        let target = lock.withLock {
+            requestedRounds += 1
+            return requestedRounds
+        }
+        waiter.wake()
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
+        lock.lock()
+        defer { lock.unlock() }
+        while completedRounds < target && !isStopped {
+            if !lock.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
+    /// Ends the thread (the database is going away).
+    func stop() {
+        lock.withLock {
+            isStopped = true
+            observers.removeAll()
+        }
+        waiter.wake()
+    }
+
+    // MARK: - The notifier thread
+
+    private func loop() {
+        while true {
+            let stopped = lock.withLock { isStopped }
+            if stopped { break }
+            runRound()
+            waiter.wait()
+        }
+        snapshot = nil
+    }
+
+    private func runRound() {
+        let (active, serving) = lock.withLock { (observers, requestedRounds) }
+        defer {
+            lock.withLock {
+                completedRounds = max(completedRounds, serving)
+                lock.broadcast()
+            }
+        }
+        guard let database, !active.isEmpty else {
+            snapshot = nil
+            version = nil
+            return
+        }
+        let hasNew = active.values.contains { $0.isNew }
+        if !hasNew, let version, (try? database.environment.lastTransactionID()) == version { return }
+        do {
+            let transaction = try database.environment.beginRead()
+            try database.warm(transaction)
+            transaction.isShared = true
+            let new = StoreContext(database: database, frozenAt: transaction)
+            let newVersion = transaction.id
+            if !hasNew, newVersion == version { return }
+            var changes: ChangeSet?
+            if let version, let log = database.changeLog, let meta = database.meta {
+                changes = try? ChangeLog.changes(after: version, in: transaction, log: log, meta: meta)
+            }
+            let round = NotificationRound(
+                oldVersion: version, newVersion: newVersion, old: snapshot, new: new, snapshot: transaction,
+                changes: changes, silenced: takeSilenced(after: version, through: newVersion))
+
+            var deliveries: [ObjectIdentifier: (delivery: ViewDelivery, work: [() -> Void])] = [:]
+            var order: [ObjectIdentifier] = []
+            for observer in active.values.sorted(by: { $0.id < $1.id }) {
+                switch try? observer.process(round) {
+                case .view(let delivery, let work):
+                    let id = ObjectIdentifier(delivery)
+                    if deliveries[id] == nil {
+                        deliveries[id] = (delivery, [])
+                        order.append(id)
+                    }
+                    deliveries[id]!.work.append(work)
+                case .now(let work):
+                    work()
+                case nil:
+                    break
+                }
+            }
+            for id in order {
+                let (delivery, work) = deliveries[id]!
+                delivery.enqueue(snapshot: transaction, work: work)
+            }
+            version = newVersion
+            // Map growth waits for every read transaction of the process to end: let go of ours.
+            snapshot = database.environment.hasPendingGrowth ? nil : new
+        } catch {
+            // A full reader table or a failing map: try again on the next wake.
+        }
+    }
+
+    /// The observers silenced for every version after `old` through `new`, forgetting those versions.
+    private func takeSilenced(after old: Int?, through new: Int) -> Set<Int> {
+        lock.withLock {
+            defer { silenced = silenced.filter { $0.key > new } }
+            guard let old, new > old else { return [] }
+            var common: Set<Int>?
+            for version in (old + 1)...new {
+                let ids = silenced[version] ?? []
+                common = common.map { $0.intersection(ids) } ?? ids
+                if common?.isEmpty == true { return [] }
+            }
+            return common ?? []
+        }
+    }
+}

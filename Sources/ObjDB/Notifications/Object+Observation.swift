@@ -1,0 +1,59 @@
+import Dispatch
+
+extension ObjectObservable where Self: Object {
+    /// Calls `block` on the view's queue after every commit that changes this object
+    /// (`.change`, naming the changed properties with their old and new values) or deletes
+    /// it (`.deleted`, the last call).
+    ///
+    /// ```swift
+    /// let token = try user.observe(keyPaths: ["followersCount"]) { change in
+    ///     if case .change(let user, let properties) = change { print(user.screenName, properties) }
+    /// }
+    /// ```
+    ///
+    /// - Parameter keyPaths: property names; when given, changes to other properties are not reported.
+    /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object, and
+    ///   what ``Results/observe(keyPaths:_:)`` throws.
+    public func observe(keyPaths: [String]? = nil, _ block: @escaping (ObjectChange<Self>) -> Void) throws
+        -> NotificationToken
+    {
+        guard let accessor, accessor.owner == nil, accessor.isValid else {
+            throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
+        }
+        let context = accessor.context
+        try context.confinement.check("observe")
+        guard !context.isFrozen else { throw ObjDBError.frozen(operation: "observe") }
+        guard let queue = context.confinement.deliveryQueue else {
+            throw ObjDBError.noDeliveryQueue(operation: "observe")
+        }
+        let binding = accessor.binding
+        let notifier = context.database.notifier
+        let observer = ObjectObserver(
+            id: notifier.makeID(), binding: binding, key: accessor.key,
+            observedProperties: try keyPaths.map { try binding.propertyIDs(named: $0) },
+            delivery: context.deliveryOrMake(queue: queue), object: self, block: block)
+        let isActive = observer.isActive
+        return notifier.add(observer) { isActive.clear() }
+    }
+
+    /// An immutable copy of the object at its view's version, readable from any thread.
+    ///
+    /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object;
+    ///   ``ObjDBError/wrongThread(operation:expected:)``.
+    public func freeze() throws -> Frozen<Self> {
+        guard let accessor, accessor.owner == nil, accessor.isValid else {
+            throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
+        }
+        let view = try ReadView(context: accessor.context).freeze()
+        guard let frozen = try view.context.object(Self.self, key: accessor.objectKey) else {
+            throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
+        }
+        return Frozen(frozen)
+    }
+}
+
+/// The object API that needs the concrete class (`Self`): observation and freezing.
+/// ``Object`` conforms; there is nothing to implement.
+public protocol ObjectObservable: AnyObject {}
+
+extension Object: ObjectObservable {}

@@ -1,0 +1,88 @@
+import Synchronization
+
+/// An observer of one live object: reports the properties a round changed, or its deletion.
+final class ObjectObserver<Observed: Object>: ChangeObserver {
+    let id: Int
+    private let binding: TypeBinding
+    private let key: [UInt8]
+    private let observedProperties: Set<UInt16>?
+    private let delivery: ViewDelivery
+    private let target: UnsafeTransfer<(Observed, (ObjectChange<Observed>) -> Void)>
+    let isActive = ActiveFlag()
+    private var version: Int?
+    private var isDeleted = false
+
+    init(
+        id: Int, binding: TypeBinding, key: [UInt8], observedProperties: Set<UInt16>?, delivery: ViewDelivery,
+        object: Observed, block: @escaping (ObjectChange<Observed>) -> Void
+    ) {
+        self.id = id
+        self.binding = binding
+        self.key = key
+        self.observedProperties = observedProperties
+        self.delivery = delivery
+        self.target = UnsafeTransfer((object, block))
+    }
+
+    var isNew: Bool { version == nil }
+
+    func process(_ round: NotificationRound) throws -> ObserverOutput? {
+        defer { version = round.newVersion }
+        guard !isDeleted, let version else { return nil }
+        let inStep = version == round.oldVersion
+        let changes = inStep ? round.changes : nil
+        let old = inStep ? round.old : nil
+        var changed: Set<UInt16>
+        let newRecord = try round.new.record(in: binding, key: key)
+        if let typeChanges = changes?.types[binding.schema.name], !typeChanges.isWholesale {
+            guard let change = typeChanges.objects[key] else { return nil }
+            changed = change.allProperties ? Set(binding.properties.map(\.schema.id)) : change.properties
+        } else if let changes, !changes.touches(binding.schema.name) {
+            return nil
+        } else if newRecord != nil, let oldRecord = try old?.record(in: binding, key: key) {
+            changed = Set(
+                binding.properties.filter { property in
+                    property.schema.isStored
+                        && !Self.sameField(oldRecord.field(property.slot), newRecord!.field(property.slot))
+                }.map(\.schema.id))
+        } else {
+            changed = Set(binding.properties.map(\.schema.id))
+        }
+        if let observedProperties { changed.formIntersection(observedProperties) }
+        let deleted = newRecord == nil
+        isDeleted = deleted
+        if !deleted && (changed.isEmpty || round.silenced.contains(id)) { return nil }
+
+        let codec = ValueCodec(schema: round.new.database.schemaIndex)
+        let oldRecord = try old?.record(in: binding, key: key)
+        let properties: [PropertyChange] =
+            deleted
+            ? []
+            : binding.properties.filter { changed.contains($0.schema.id) && $0.schema.isStored }.map { property in
+                PropertyChange(
+                    name: property.schema.name,
+                    oldValue: oldRecord.map { codec.decodeField($0.field(property.slot), of: property.schema) },
+                    newValue: newRecord.map { codec.decodeField($0.field(property.slot), of: property.schema) })
+            }
+        let target = self.target
+        let isActive = self.isActive
+        return .view(delivery) {
+            guard isActive.isActive else { return }
+            let (object, block) = target.value
+            if deleted {
+                isActive.clear()
+                block(.deleted)
+            } else {
+                block(.change(object, properties))
+            }
+        }
+    }
+
+    private static func sameField(_ left: RecordField, _ right: RecordField) -> Bool {
+        switch (left, right) {
+        case (.bytes(let a), .bytes(let b)): return a.elementsEqual(b)
+        case (.absent, .absent): return true
+        default: return false
+        }
+    }
+}

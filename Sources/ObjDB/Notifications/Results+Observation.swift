@@ -1,0 +1,113 @@
+import Dispatch
+
+extension Results {
+    /// Calls `block` with the results now (`.initial`) and after every commit that changes them
+    /// (`.update`), on the view's queue; the view moves to each commit's version first, so
+    /// these results (and the caller's copy of them) are live.
+    ///
+    /// ```swift
+    /// let view = try db.view(queue: .main)  // or any view made on the main thread
+    /// let token = try view.objects(Tweet.self).sorted(byKeyPath: "createdAt").observe { change in
+    ///     if case .update(_, let deletions, let insertions, let modifications) = change { … }
+    /// }
+    /// ```
+    ///
+    /// A commit that changes no object the query reads calls nothing. Keep the token: delivery
+    /// stops when it is invalidated or released.
+    ///
+    /// - Parameter keyPaths: property names; when given, a change to other properties of an
+    ///   object that stays in place is not reported.
+    /// - Throws: ``ObjDBError/noDeliveryQueue(operation:)`` when the view has no queue,
+    ///   ``ObjDBError/wrongThread(operation:expected:)`` off the view's queue or thread,
+    ///   ``ObjDBError/frozen(operation:)``, ``ObjDBError/unknownProperty(type:property:)``.
+    public func observe(
+        keyPaths: [String]? = nil, _ block: @escaping (CollectionChange<Results<Element>>) -> Void
+    ) throws -> NotificationToken {
+        try context.confinement.check("observe")
+        guard let queue = context.confinement.deliveryQueue else {
+            throw ObjDBError.noDeliveryQueue(operation: "observe")
+        }
+        return try register(on: queue, context: context, keyPaths: keyPaths, block: block)
+    }
+
+    /// Calls `block` on `queue` with results of a view that belongs to `queue`, now and after
+    /// every commit that changes them: the same query, live on that queue.
+    ///
+    /// When `queue` is this view's own queue, the block gets these results.
+    public func observe(
+        on queue: DispatchQueue, keyPaths: [String]? = nil,
+        _ block: @escaping @Sendable (CollectionChange<Results<Element>>) -> Void
+    ) throws -> NotificationToken {
+        if let own = context.confinement.deliveryQueue, own === queue {
+            return try observe(keyPaths: keyPaths, block)
+        }
+        try context.confinement.check("observe")
+        guard !context.isFrozen else { throw ObjDBError.frozen(operation: "observe") }
+        let queueContext = StoreContext(database: context.database)
+        queueContext.confinement = .queue(queue, QueueIdentity.of(queue))
+        return try register(on: queue, context: queueContext, keyPaths: keyPaths, block: block)
+    }
+
+    /// The results as an async sequence of frozen snapshots: the first element is `.initial`,
+    /// each later one an `.update` for a commit that changed them.
+    ///
+    /// ```swift
+    /// for await change in view.objects(Tweet.self).changes {
+    ///     print(change.collection.count)
+    /// }
+    /// ```
+    ///
+    /// Iterate it from any task; the sequence ends when the iterating task is cancelled.
+    public var changes: AsyncStream<CollectionChange<FrozenResults<Element>>> {
+        let database = context.database
+        let differ = ResultsDiffer(binding: binding, spec: spec, database: database, observedProperties: nil)
+        let (stream, continuation) = AsyncStream<CollectionChange<FrozenResults<Element>>>.makeStream(
+            bufferingPolicy: .unbounded)
+        let notifier = database.notifier
+        let observer = ResultsStreamObserver(id: notifier.makeID(), differ: differ, continuation: continuation)
+        let token = notifier.add(observer)
+        continuation.onTermination = { _ in token.invalidate() }
+        return stream
+    }
+
+    private func register(
+        on queue: DispatchQueue, context: StoreContext, keyPaths: [String]?,
+        block: @escaping (CollectionChange<Results<Element>>) -> Void
+    ) throws -> NotificationToken {
+        guard !context.isFrozen else { throw ObjDBError.frozen(operation: "observe") }
+        let database = context.database
+        let observed = try keyPaths.map { try binding.propertyIDs(named: $0) }
+        let differ = ResultsDiffer(binding: binding, spec: spec, database: database, observedProperties: observed)
+        let delivery = context.deliveryOrMake(queue: queue)
+        let results = Results(context: context, binding: binding, spec: spec)
+        let notifier = database.notifier
+        let observer = ResultsObserver(
+            id: notifier.makeID(), differ: differ, delivery: delivery, results: results, block: block)
+        let isActive = observer.isActive
+        return notifier.add(observer) { isActive.clear() }
+    }
+}
+
+extension TypeBinding {
+    /// The IDs of the properties named in `keyPaths` (a dotted path counts as its first property).
+    func propertyIDs(named keyPaths: [String]) throws -> Set<UInt16> {
+        try Set(
+            keyPaths.map { path in
+                let name = String(path.split(separator: ".").first ?? "")
+                guard let property = self[name] else {
+                    throw ObjDBError.unknownProperty(type: schema.name, property: name)
+                }
+                return property.schema.id
+            })
+    }
+}
+
+extension StoreContext {
+    /// The delivery of this context's notifications, made on first use.
+    func deliveryOrMake(queue: DispatchQueue) -> ViewDelivery {
+        if let delivery { return delivery }
+        let made = ViewDelivery(queue: queue, context: self)
+        delivery = made
+        return made
+    }
+}

@@ -1,0 +1,351 @@
+/// How a query's results moved from one version to the next: the new keys, and the
+/// deletions, insertions and modifications that turn the old keys into them.
+struct ResultsDiff {
+    var newKeys: [[UInt8]]
+    /// Old indices, ascending.
+    var deletions: [Int] = []
+    /// New indices, ascending.
+    var insertions: [Int] = []
+    /// New indices of objects that stayed in place and changed, ascending.
+    var modifications: [Int] = []
+
+    /// Whether an observer has anything to hear.
+    var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
+}
+
+/// Computes ``ResultsDiff``s for one query.
+///
+/// With the change log, only the changed objects are looked at: each is located in the old
+/// keys by binary search (ordered as the query orders them: sort values, then table key),
+/// tested against the filter in the new snapshot, and put back by binary search. That costs
+/// O(k log n) lookups for k changed objects plus one pass to copy the key array. Queries whose
+/// answer other changed types can alter (a filter or sort through a link), queries with a
+/// limit or `distinct`, and changes too large for the log run the query again and compare
+/// whole key lists instead (O(n)).
+struct ResultsDiffer {
+    let binding: TypeBinding
+    let spec: QuerySpec
+    /// The types whose changes can alter the results.
+    let readTypes: Set<String>
+    /// The properties whose changes count as modifications; `nil` for all.
+    let observedProperties: Set<UInt16>?
+
+    init(binding: TypeBinding, spec: QuerySpec, database: Database, observedProperties: Set<UInt16>?) {
+        self.binding = binding
+        self.spec = spec
+        self.readTypes = spec.readTypes(from: binding, in: database)
+        self.observedProperties = observedProperties
+    }
+
+    /// The keys the query selects in `context`.
+    func keys(in context: StoreContext) throws -> [[UInt8]] {
+        spec.isEverything
+            ? try context.allKeys(in: binding) : try QueryExecution(context: context, binding: binding, spec: spec).keys()
+    }
+
+    /// The diff from `oldKeys` (the results at `old`'s version) to the results at `new`'s; `nil`
+    /// when `changes` shows the commits touched nothing the query reads.
+    ///
+    /// - Parameters:
+    ///   - changes: the folded change log between the two versions, or `nil` when unknown.
+    ///   - old: a context at the old version, if still held.
+    func diff(from oldKeys: [[UInt8]], changes: ChangeSet?, old: StoreContext?, new: StoreContext) throws -> ResultsDiff? {
+        if let changes, readTypes.allSatisfy({ !changes.touches($0) }) { return nil }
+        let own = changes?.types[binding.schema.name]
+        let othersChanged = changes.map { changes in readTypes.contains { $0 != binding.schema.name && changes.touches($0) } }
+        if let changes, let own, !own.isWholesale, othersChanged == false, spec.limit == nil,
+            spec.distinctPaths.isEmpty, spec.sorts.isEmpty || old != nil,
+            changes.touches(binding.schema.name)
+        {
+            return try incremental(from: oldKeys, changes: own, old: old, new: new)
+        }
+        return try wholesale(from: oldKeys, changes: own, old: old, new: new)
+    }
+
+    // MARK: - Incremental
+
+    private func incremental(from oldKeys: [[UInt8]], changes: TypeChangeSet, old: StoreContext?, new: StoreContext)
+        throws -> ResultsDiff
+    {
+        let matcher = try spec.filter.map { try QueryCompiler(context: new, root: binding).compile($0) }
+        let oldOrder = old.map { QueryOrder(binding: binding, spec: spec, context: $0) }
+        let newOrder = QueryOrder(binding: binding, spec: spec, context: new)
+        var removals: [Int] = []
+        var inPlace: [(oldIndex: Int, relevant: Bool)] = []
+        var additions: [[UInt8]] = []
+
+        for (key, change) in changes.objects {
+            var oldIndex: Int?
+            var oldValues: [StoredValue] = []
+            if change.existedBefore {
+                if spec.sorts.isEmpty {
+                    oldIndex = Self.index(of: key, in: oldKeys) { $0.lexicographicallyPrecedes($1) }
+                } else if let oldOrder {
+                    oldValues = try oldOrder.sortValues(of: key)
+                    oldIndex = try Self.index(of: key, in: oldKeys) { try oldOrder.precedes($0, $1, knownValues: (key, oldValues)) }
+                }
+            }
+            var isMember = false
+            var newValues: [StoredValue] = []
+            if change.existsAfter, let reader = try new.record(in: binding, key: key) {
+                isMember = key.withUnsafeBytes { bytes in matcher.map { $0(QueryRow(reader: reader, key: bytes)) } ?? true }
+                if isMember && !spec.sorts.isEmpty { newValues = try newOrder.sortValues(of: key) }
+            }
+            if let oldIndex, isMember, spec.sorts.isEmpty || newOrder.sameOrder(oldValues, newValues) {
+                inPlace.append((oldIndex, isRelevant(change)))
+                continue
+            }
+            if let oldIndex { removals.append(oldIndex) }
+            if isMember { additions.append(key) }
+        }
+        removals.sort()
+
+        var remaining: [[UInt8]] = []
+        remaining.reserveCapacity(oldKeys.count - removals.count + additions.count)
+        var nextRemoval = 0
+        for (index, key) in oldKeys.enumerated() {
+            if nextRemoval < removals.count, removals[nextRemoval] == index {
+                nextRemoval += 1
+                continue
+            }
+            remaining.append(key)
+        }
+        // Where each addition goes among the remaining keys, in the new order.
+        let sortedAdditions = try additions.sorted { try newOrder.precedes($0, $1) }
+        var positions: [Int] = []
+        for key in sortedAdditions {
+            positions.append(try Self.lowerBound(of: key, in: remaining) { try newOrder.precedes($0, $1) })
+        }
+        var diff = ResultsDiff(newKeys: [])
+        diff.deletions = removals
+        diff.newKeys.reserveCapacity(remaining.count + sortedAdditions.count)
+        var nextAddition = 0
+        for (index, key) in remaining.enumerated() {
+            while nextAddition < positions.count, positions[nextAddition] == index {
+                diff.insertions.append(diff.newKeys.count)
+                diff.newKeys.append(sortedAdditions[nextAddition])
+                nextAddition += 1
+            }
+            diff.newKeys.append(key)
+        }
+        while nextAddition < positions.count {
+            diff.insertions.append(diff.newKeys.count)
+            diff.newKeys.append(sortedAdditions[nextAddition])
+            nextAddition += 1
+        }
+        for (oldIndex, relevant) in inPlace where relevant {
+            let remainingIndex = oldIndex - Self.lowerBound(of: oldIndex, in: removals)
+            let before = Self.lowerBound(of: remainingIndex + 1, in: positions)
+            diff.modifications.append(remainingIndex + before)
+        }
+        diff.modifications.sort()
+        return diff
+    }
+
+    // MARK: - Whole lists
+
+    private func wholesale(from oldKeys: [[UInt8]], changes: TypeChangeSet?, old: StoreContext?, new: StoreContext)
+        throws -> ResultsDiff
+    {
+        let newKeys = try keys(in: new)
+        var oldIndex: [[UInt8]: Int] = [:]
+        oldIndex.reserveCapacity(oldKeys.count)
+        for (index, key) in oldKeys.enumerated() { oldIndex[key] = index }
+        var common: [(old: Int, new: Int)] = []
+        var inNew = [Bool](repeating: false, count: oldKeys.count)
+        for (index, key) in newKeys.enumerated() {
+            if let old = oldIndex[key] {
+                common.append((old, index))
+                inNew[old] = true
+            }
+        }
+        // The objects that kept their relative order stay; the rest of the common ones moved.
+        let stays = Self.longestIncreasingSubsequence(common.map(\.old))
+        var diff = ResultsDiff(newKeys: newKeys)
+        var moved = Set<Int>()
+        for (position, pair) in common.enumerated() where !stays.contains(position) {
+            moved.insert(pair.old)
+            diff.insertions.append(pair.new)
+        }
+        diff.deletions = oldKeys.indices.filter { !inNew[$0] || moved.contains($0) }
+        var isCommonNew = [Bool](repeating: false, count: newKeys.count)
+        for pair in common { isCommonNew[pair.new] = true }
+        diff.insertions += newKeys.indices.filter { !isCommonNew[$0] }
+        diff.insertions.sort()
+        for position in stays {
+            let pair = common[position]
+            let key = newKeys[pair.new]
+            if try wasModified(key, changes: changes, old: old, new: new) { diff.modifications.append(pair.new) }
+        }
+        diff.modifications.sort()
+        return diff
+    }
+
+    /// Whether an object present at both versions changed in an observed property.
+    private func wasModified(_ key: [UInt8], changes: TypeChangeSet?, old: StoreContext?, new: StoreContext) throws
+        -> Bool
+    {
+        if let changes, !changes.isWholesale {
+            return changes.objects[key].map(isRelevant) ?? false
+        }
+        guard let old else { return true }
+        guard let before = try old.record(in: binding, key: key), let after = try new.record(in: binding, key: key)
+        else { return true }
+        if before.record.elementsEqual(after.record) { return false }
+        guard let observedProperties else { return true }
+        return binding.properties.contains { property in
+            observedProperties.contains(property.schema.id) && property.schema.isStored
+                && !Self.sameField(before.field(property.slot), after.field(property.slot))
+        }
+    }
+
+    private func isRelevant(_ change: LoggedObjectChange) -> Bool {
+        guard let observedProperties else { return change.allProperties || !change.properties.isEmpty }
+        return change.allProperties || !change.properties.isDisjoint(with: observedProperties)
+    }
+
+    private static func sameField(_ left: RecordField, _ right: RecordField) -> Bool {
+        switch (left, right) {
+        case (.bytes(let a), .bytes(let b)): return a.elementsEqual(b)
+        case (.absent, .absent): return true
+        default: return false
+        }
+    }
+
+    // MARK: - Searching
+
+    /// The index of `key` in `keys` (ordered by `precedes`), or `nil`.
+    static func index(of key: [UInt8], in keys: [[UInt8]], by precedes: ([UInt8], [UInt8]) throws -> Bool) rethrows
+        -> Int?
+    {
+        let position = try lowerBound(of: key, in: keys, by: precedes)
+        return position < keys.count && keys[position] == key ? position : nil
+    }
+
+    /// The first position in `keys` (ordered by `precedes`) whose key does not precede `key`.
+    static func lowerBound(of key: [UInt8], in keys: [[UInt8]], by precedes: ([UInt8], [UInt8]) throws -> Bool)
+        rethrows -> Int
+    {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if try precedes(keys[middle], key) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The first position in the ascending `values` holding a value not less than `value`.
+    static func lowerBound(of value: Int, in values: [Int]) -> Int {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The positions in `values` of one longest strictly increasing subsequence.
+    static func longestIncreasingSubsequence(_ values: [Int]) -> Set<Int> {
+        var tails: [Int] = []  // positions of the smallest tail of each length
+        var previous = [Int](repeating: -1, count: values.count)
+        for (position, value) in values.enumerated() {
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[position] = tails[low - 1] }
+            if low == tails.count { tails.append(position) } else { tails[low] = position }
+        }
+        var result = Set<Int>()
+        var position = tails.last ?? -1
+        while position >= 0 {
+            result.insert(position)
+            position = previous[position]
+        }
+        return result
+    }
+}
+
+/// The order of a query's results in one snapshot: its sort values, then the table key.
+struct QueryOrder {
+    let binding: TypeBinding
+    let spec: QuerySpec
+    let context: StoreContext
+    private let paths: [[String]]
+
+    init(binding: TypeBinding, spec: QuerySpec, context: StoreContext) {
+        self.binding = binding
+        self.spec = spec
+        self.context = context
+        self.paths = spec.sorts.map { $0.keyPath.split(separator: ".").map(String.init) }
+    }
+
+    func sortValues(of key: [UInt8]) throws -> [StoredValue] {
+        try paths.map { try QueryPaths(context: context).value(at: $0, of: key, in: binding) }
+    }
+
+    /// Whether `left` comes before `right`; `knownValues` saves reading one key's values again.
+    func precedes(_ left: [UInt8], _ right: [UInt8], knownValues: ([UInt8], [StoredValue])? = nil) throws -> Bool {
+        if spec.sorts.isEmpty { return left.lexicographicallyPrecedes(right) }
+        let leftValues = knownValues?.0 == left ? knownValues!.1 : try sortValues(of: left)
+        let rightValues = knownValues?.0 == right ? knownValues!.1 : try sortValues(of: right)
+        for (index, sort) in spec.sorts.enumerated() {
+            let order = QueryOrdering.compare(leftValues[index], rightValues[index], sort.options)
+            if order != 0 { return sort.ascending ? order < 0 : order > 0 }
+        }
+        return left.lexicographicallyPrecedes(right)
+    }
+
+    /// Whether two objects with these sort values sit in the same place relative to every other.
+    func sameOrder(_ left: [StoredValue], _ right: [StoredValue]) -> Bool {
+        zip(spec.sorts, zip(left, right)).allSatisfy { sort, pair in
+            QueryOrdering.compare(pair.0, pair.1, sort.options) == 0
+        }
+    }
+}
+
+extension QuerySpec {
+    /// The types whose objects a query with this spec reads: its own, and those its filter,
+    /// sorts and `distinct` reach through links or linking objects.
+    func readTypes(from binding: TypeBinding, in database: Database) -> Set<String> {
+        var types: Set<String> = [binding.schema.name]
+        var paths = sorts.map { $0.keyPath.split(separator: ".").map(String.init) }
+        paths += distinctPaths.map { $0.split(separator: ".").map(String.init) }
+        if let filter { paths += filter.comparisonPaths }
+        for path in paths {
+            var current = binding
+            for name in path where !name.hasPrefix("@") {
+                guard let property = current[name] else { break }
+                if property.schema.type == .linkingObjects, let source = property.schema.objectType {
+                    types.insert(source)
+                    guard let next = database.bindings[source] else { break }
+                    current = next
+                } else if property.schema.type == .object, let target = property.schema.objectType,
+                    let next = database.bindings[target]
+                {
+                    if path.last != name { types.insert(target) }
+                    current = next
+                } else {
+                    break
+                }
+            }
+        }
+        return types
+    }
+}
+
+extension QueryExpression {
+    /// The key paths of every comparison in the expression.
+    var comparisonPaths: [[String]] {
+        switch self {
+        case .constant: return []
+        case .not(let inner): return inner.comparisonPaths
+        case .and(let parts), .or(let parts): return parts.flatMap(\.comparisonPaths)
+        case .comparison(let comparison): return [comparison.path]
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Synchronization
+
+/// Keeps one query's keys up to date across rounds and works out each round's diff.
+/// Used on the notifier's thread only.
+final class ResultsTracker {
+    let differ: ResultsDiffer
+    private(set) var keys: [[UInt8]]?
+    private var version: Int?
+
+    init(differ: ResultsDiffer) {
+        self.differ = differ
+    }
+
+    var isNew: Bool { keys == nil }
+
+    enum Step {
+        case initial([[UInt8]])
+        /// `diff` is `nil` when the round changed nothing the query reads.
+        case update([[UInt8]], ResultsDiff?)
+    }
+
+    func advance(_ round: NotificationRound) throws -> Step {
+        defer { version = round.newVersion }
+        guard let keys else {
+            let keys = try differ.keys(in: round.new)
+            self.keys = keys
+            return .initial(keys)
+        }
+        // Behind the round (a failed earlier round): compare whole lists, without the log.
+        let inStep = version == round.oldVersion
+        let diff = try differ.diff(
+            from: keys, changes: inStep ? round.changes : nil, old: inStep ? round.old : nil, new: round.new)
+        if let diff { self.keys = diff.newKeys }
+        return .update(self.keys!, diff)
+    }
+}
+
+/// An observer of a live ``Results``: delivers on its view's queue, after moving the view to
+/// the round's snapshot and installing the new keys, so the results need no query run.
+final class ResultsObserver<Element: Object>: ChangeObserver {
+    let id: Int
+    private let tracker: ResultsTracker
+    private let delivery: ViewDelivery
+    private let target: UnsafeTransfer<(Results<Element>, (CollectionChange<Results<Element>>) -> Void)>
+    let isActive = ActiveFlag()
+
+    init(
+        id: Int, differ: ResultsDiffer, delivery: ViewDelivery, results: Results<Element>,
+        block: @escaping (CollectionChange<Results<Element>>) -> Void
+    ) {
+        self.id = id
+        self.tracker = ResultsTracker(differ: differ)
+        self.delivery = delivery
+        self.target = UnsafeTransfer((results, block))
+    }
+
+    var isNew: Bool { tracker.isNew }
+
+    func process(_ round: NotificationRound) throws -> ObserverOutput? {
+        let step = try tracker.advance(round)
+        let target = self.target
+        let isActive = self.isActive
+        let silenced = round.silenced.contains(id)
+        return .view(delivery) {
+            guard isActive.isActive else { return }
+            let (results, block) = target.value
+            switch step {
+            case .initial(let keys):
+                results.keyList.install(keys)
+                block(.initial(results))
+            case .update(let keys, let diff):
+                results.keyList.install(keys)
+                guard let diff, !diff.isEmpty, !silenced else { return }
+                block(
+                    .update(
+                        results, deletions: diff.deletions, insertions: diff.insertions,
+                        modifications: diff.modifications))
+            }
+        }
+    }
+}
+
+/// An observer feeding an async sequence with frozen results: delivers on the notifier's thread.
+final class ResultsStreamObserver<Element: Object>: ChangeObserver {
+    let id: Int
+    private let tracker: ResultsTracker
+    private let continuation: AsyncStream<CollectionChange<FrozenResults<Element>>>.Continuation
+
+    init(
+        id: Int, differ: ResultsDiffer,
+        continuation: AsyncStream<CollectionChange<FrozenResults<Element>>>.Continuation
+    ) {
+        self.id = id
+        self.tracker = ResultsTracker(differ: differ)
+        self.continuation = continuation
+    }
+
+    var isNew: Bool { tracker.isNew }
+
+    func process(_ round: NotificationRound) throws -> ObserverOutput? {
+        let step = try tracker.advance(round)
+        let view = FrozenView(context: round.new)
+        let continuation = self.continuation
+        switch step {
+        case .initial(let keys):
+            return .now { continuation.yield(.initial(FrozenResults(view: view, keys: keys))) }
+        case .update(let keys, let diff):
+            guard let diff, !diff.isEmpty, !round.silenced.contains(id) else { return nil }
+            return .now {
+                continuation.yield(
+                    .update(
+                        FrozenResults(view: view, keys: keys), deletions: diff.deletions, insertions: diff.insertions,
+                        modifications: diff.modifications))
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Dispatch
+import Foundation
+
+/// Hands a view the notifier's work: each round's snapshot and the blocks to run with it,
+/// run on the view's queue in the order the rounds happened.
+///
+/// The view moves to a round's snapshot (autorefresh) right before that round's blocks run,
+/// so the results they see are exactly the ones the change describes. A view in a write
+/// transaction holds its rounds until the write ends.
+final class ViewDelivery: @unchecked Sendable {
+    // @unchecked: `pending` is guarded by `lock`; `context` is used only on `queue`.
+    let queue: DispatchQueue
+    private weak var context: StoreContext?
+    private let lock = NSLock()
+    private var pending: [(snapshot: Transaction, work: [() -> Void])] = []
+
+    init(queue: DispatchQueue, context: StoreContext) {
+        self.queue = queue
+        self.context = context
+    }
+
+    /// Queues a round's work and schedules its delivery on the view's queue.
+    func enqueue(snapshot: Transaction, work: [() -> Void]) {
+        lock.withLock { pending.append((snapshot, work)) }
+        queue.async { self.drain() }
+    }
+
+    /// Whether rounds wait to be delivered.
+    var hasPending: Bool { lock.withLock { !pending.isEmpty } }
+
+    /// Runs every waiting round; call on the view's queue.
+    func drain() {
+        guard let context else {
+            lock.withLock { pending.removeAll() }
+            return
+        }
+        while !context.isWriting, !context.isClosed {
+            let rounds = lock.withLock {
+                let rounds = pending
+                pending.removeAll()
+                return rounds
+            }
+            if rounds.isEmpty { return }
+            for round in rounds {
+                context.adopt(round.snapshot)
+                for work in round.work { work() }
+            }
+        }
+    }
+}

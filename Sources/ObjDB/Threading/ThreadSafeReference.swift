@@ -1,0 +1,104 @@
+import Synchronization
+
+/// Carries an object or a ``Results`` to another thread or task, to be resolved there in a
+/// view of the same database.
+///
+/// ```swift
+/// let reference = try ThreadSafeReference(to: tweet)
+/// Task.detached {
+///     let view = try db.view()
+///     if let tweet = try view.resolve(reference) { print(tweet.text) }
+/// }
+/// ```
+///
+/// A reference resolves once; the view it resolves in is first moved to at least the version
+/// the reference was made at, so the object or results are never older than the original.
+public final class ThreadSafeReference<Confined>: Sendable {
+    enum Payload: Sendable {
+        case object(type: String, key: [UInt8])
+        case results(type: String, spec: QuerySpec)
+    }
+
+    let database: Database
+    let version: Int
+    let payload: Payload
+    private let isResolved = Atomic<Bool>(false)
+
+    init(database: Database, version: Int, payload: Payload) {
+        self.database = database
+        self.version = version
+        self.payload = payload
+    }
+
+    /// Marks the reference used; throws if it already was.
+    func claim() throws {
+        if isResolved.exchange(true, ordering: .acquiringAndReleasing) {
+            throw ObjDBError.invalidThreadSafeReference(reason: "it was resolved already; a reference resolves once")
+        }
+    }
+}
+
+extension ThreadSafeReference where Confined: Object {
+    /// A reference to a managed object.
+    ///
+    /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object.
+    public convenience init(to object: Confined) throws {
+        guard let accessor = object.accessor, accessor.owner == nil, accessor.isValid else {
+            throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Confined.self))
+        }
+        let context = accessor.context
+        self.init(
+            database: context.database, version: try context.readTransaction().id,
+            payload: .object(type: accessor.binding.schema.name, key: accessor.key))
+    }
+}
+
+extension ThreadSafeReference {
+    /// A reference to the query behind `results`: it resolves to the same query in another view.
+    public convenience init<Element>(to results: Results<Element>) throws where Confined == Results<Element> {
+        self.init(
+            database: results.context.database, version: try results.context.readTransaction().id,
+            payload: .results(type: results.binding.schema.name, spec: results.spec))
+    }
+}
+
+extension ReadView {
+    /// The object `reference` carries, as this view sees it, or `nil` if it was deleted since.
+    ///
+    /// - Throws: ``ObjDBError/invalidThreadSafeReference(reason:)`` when resolved already or
+    ///   made for another database; ``ObjDBError/wrongThread(operation:expected:)``.
+    public func resolve<T: Object>(_ reference: ThreadSafeReference<T>) throws -> T? {
+        try prepareToResolve(reference)
+        guard case .object(_, let key) = reference.payload else { return nil }
+        let binding = try context.database.binding(for: T.self)
+        guard let objectKey = binding.objectKey(fromTableKey: key) else { return nil }
+        return try context.object(T.self, key: objectKey)
+    }
+
+    /// The results `reference` carries, run in this view.
+    public func resolve<T: Object>(_ reference: ThreadSafeReference<Results<T>>) throws -> Results<T> {
+        try prepareToResolve(reference)
+        guard case .results(_, let spec) = reference.payload else {
+            throw ObjDBError.invalidThreadSafeReference(reason: "it does not hold results")
+        }
+        return Results(context: context, binding: try context.database.binding(for: T.self), spec: spec)
+    }
+
+    private func prepareToResolve<Confined>(_ reference: ThreadSafeReference<Confined>) throws {
+        try context.confinement.check("resolve")
+        guard reference.database === context.database else {
+            throw ObjDBError.invalidThreadSafeReference(
+                reason: "it was made for another Database instance (\(reference.database.configuration.path))")
+        }
+        try reference.claim()
+        if !context.isWriting, !context.isFrozen, version < reference.version { try refresh() }
+    }
+}
+
+extension Results {
+    /// An immutable snapshot of these results at the view's version, readable from any thread.
+    public func freeze() throws -> FrozenResults<Element> {
+        let view = try ReadView(context: context).freeze()
+        return FrozenResults(view: view, keys: keyList.snapshot())
+    }
+}
