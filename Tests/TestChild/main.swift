@@ -5,6 +5,14 @@ import ObjDB
 // A second process for tests that need one on the same store:
 //   objdb-test-child hold-reader PATH      opens a read transaction, prints "ready", waits to be killed
 //   objdb-test-child write PATH DB COUNT   writes COUNT records (big-endian UInt32 keys) to database DB
+//   objdb-test-child set-counter PATH ID VALUE   sets Counter ID's value through ObjDB (creating it)
+
+/// The model the cross-process notification tests share with this process (same name and properties).
+final class Counter: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var value = 0
+    @Persisted var label = ""
+}
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
@@ -33,6 +41,13 @@ do {
             }
         }
         print("wrote \(count)")
+    case "set-counter":
+        guard arguments.count == 5, let id = Int(arguments[3]), let value = Int(arguments[4]) else { exit(2) }
+        let database = try Database(path: arguments[2], types: [Counter.self])
+        try database.write { transaction in
+            try transaction.create(Counter.self, value: ["id": id, "value": value], update: .modified)
+        }
+        print("set \(id) = \(value)")
     default:
         exit(2)
     }

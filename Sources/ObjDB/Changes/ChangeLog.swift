@@ -22,7 +22,9 @@ enum ChangeLog {
 
     /// Stores what `recorder` holds as the entry of the committing write `transaction`, and
     /// trims the log when it is due.
-    static func write(_ recorder: ChangeRecorder, in transaction: Transaction, log: DatabaseHandle, meta: DatabaseHandle)
+    static func write(
+        _ recorder: ChangeRecorder, in transaction: Transaction, log: DatabaseHandle, meta: DatabaseHandle
+    )
         throws
     {
         let version = UInt64(transaction.id)

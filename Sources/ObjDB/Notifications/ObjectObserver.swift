@@ -7,7 +7,7 @@ final class ObjectObserver<Observed: Object>: ChangeObserver {
     private let key: [UInt8]
     private let observedProperties: Set<UInt16>?
     private let delivery: ViewDelivery
-    private let target: UnsafeTransfer<(Observed, (ObjectChange<Observed>) -> Void)>
+    private let target: DeliveryTarget<Observed, ObjectChange<Observed>>
     let isActive = ActiveFlag()
     private var version: Int?
     private var isDeleted = false
@@ -21,7 +21,7 @@ final class ObjectObserver<Observed: Object>: ChangeObserver {
         self.key = key
         self.observedProperties = observedProperties
         self.delivery = delivery
-        self.target = UnsafeTransfer((object, block))
+        self.target = DeliveryTarget(subject: object, block: block)
     }
 
     var isNew: Bool { version == nil }
@@ -68,7 +68,8 @@ final class ObjectObserver<Observed: Object>: ChangeObserver {
         let isActive = self.isActive
         return .view(delivery) {
             guard isActive.isActive else { return }
-            let (object, block) = target.value
+            let object = target.subject
+            let block = target.block
             if deleted {
                 isActive.clear()
                 block(.deleted)

@@ -27,7 +27,7 @@ extension Results {
         guard let queue = context.confinement.deliveryQueue else {
             throw ObjDBError.noDeliveryQueue(operation: "observe")
         }
-        return try register(on: queue, context: context, keyPaths: keyPaths, block: block)
+        return try register(on: queue, results: self, keyPaths: keyPaths, block: block)
     }
 
     /// Calls `block` on `queue` with results of a view that belongs to `queue`, now and after
@@ -45,7 +45,9 @@ extension Results {
         guard !context.isFrozen else { throw ObjDBError.frozen(operation: "observe") }
         let queueContext = StoreContext(database: context.database)
         queueContext.confinement = .queue(queue, QueueIdentity.of(queue))
-        return try register(on: queue, context: queueContext, keyPaths: keyPaths, block: block)
+        return try register(
+            on: queue, results: Results(context: queueContext, binding: binding, spec: spec), keyPaths: keyPaths,
+            block: block)
     }
 
     /// The results as an async sequence of frozen snapshots: the first element is `.initial`,
@@ -70,16 +72,17 @@ extension Results {
         return stream
     }
 
+    /// Registers an observer delivering `results` (these, or the same query in a view for `queue`).
     private func register(
-        on queue: DispatchQueue, context: StoreContext, keyPaths: [String]?,
+        on queue: DispatchQueue, results: Results<Element>, keyPaths: [String]?,
         block: @escaping (CollectionChange<Results<Element>>) -> Void
     ) throws -> NotificationToken {
+        let context = results.context
         guard !context.isFrozen else { throw ObjDBError.frozen(operation: "observe") }
         let database = context.database
         let observed = try keyPaths.map { try binding.propertyIDs(named: $0) }
         let differ = ResultsDiffer(binding: binding, spec: spec, database: database, observedProperties: observed)
         let delivery = context.deliveryOrMake(queue: queue)
-        let results = Results(context: context, binding: binding, spec: spec)
         let notifier = database.notifier
         let observer = ResultsObserver(
             id: notifier.makeID(), differ: differ, delivery: delivery, results: results, block: block)

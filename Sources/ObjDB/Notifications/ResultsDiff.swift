@@ -40,7 +40,8 @@ struct ResultsDiffer {
     /// The keys the query selects in `context`.
     func keys(in context: StoreContext) throws -> [[UInt8]] {
         spec.isEverything
-            ? try context.allKeys(in: binding) : try QueryExecution(context: context, binding: binding, spec: spec).keys()
+            ? try context.allKeys(in: binding)
+            : try QueryExecution(context: context, binding: binding, spec: spec).keys()
     }
 
     /// The diff from `oldKeys` (the results at `old`'s version) to the results at `new`'s; `nil`
@@ -49,10 +50,14 @@ struct ResultsDiffer {
     /// - Parameters:
     ///   - changes: the folded change log between the two versions, or `nil` when unknown.
     ///   - old: a context at the old version, if still held.
-    func diff(from oldKeys: [[UInt8]], changes: ChangeSet?, old: StoreContext?, new: StoreContext) throws -> ResultsDiff? {
+    func diff(from oldKeys: [[UInt8]], changes: ChangeSet?, old: StoreContext?, new: StoreContext) throws
+        -> ResultsDiff?
+    {
         if let changes, readTypes.allSatisfy({ !changes.touches($0) }) { return nil }
         let own = changes?.types[binding.schema.name]
-        let othersChanged = changes.map { changes in readTypes.contains { $0 != binding.schema.name && changes.touches($0) } }
+        let othersChanged = changes.map { changes in
+            readTypes.contains { $0 != binding.schema.name && changes.touches($0) }
+        }
         if let changes, let own, !own.isWholesale, othersChanged == false, spec.limit == nil,
             spec.distinctPaths.isEmpty, spec.sorts.isEmpty || old != nil,
             changes.touches(binding.schema.name)
@@ -82,13 +87,17 @@ struct ResultsDiffer {
                     oldIndex = Self.index(of: key, in: oldKeys) { $0.lexicographicallyPrecedes($1) }
                 } else if let oldOrder {
                     oldValues = try oldOrder.sortValues(of: key)
-                    oldIndex = try Self.index(of: key, in: oldKeys) { try oldOrder.precedes($0, $1, knownValues: (key, oldValues)) }
+                    oldIndex = try Self.index(of: key, in: oldKeys) {
+                        try oldOrder.precedes($0, $1, knownValues: (key, oldValues))
+                    }
                 }
             }
             var isMember = false
             var newValues: [StoredValue] = []
             if change.existsAfter, let reader = try new.record(in: binding, key: key) {
-                isMember = key.withUnsafeBytes { bytes in matcher.map { $0(QueryRow(reader: reader, key: bytes)) } ?? true }
+                isMember = key.withUnsafeBytes { bytes in
+                    matcher.map { $0(QueryRow(reader: reader, key: bytes)) } ?? true
+                }
                 if isMember && !spec.sorts.isEmpty { newValues = try newOrder.sortValues(of: key) }
             }
             if let oldIndex, isMember, spec.sorts.isEmpty || newOrder.sameOrder(oldValues, newValues) {
@@ -159,8 +168,14 @@ struct ResultsDiffer {
                 inNew[old] = true
             }
         }
-        // The objects that kept their relative order stay; the rest of the common ones moved.
-        let stays = Self.longestIncreasingSubsequence(common.map(\.old))
+        // Unchanged objects keep their relative order, so they all stay; a changed one stays
+        // when it still sits between the same unchanged neighbours (and, among changed ones in
+        // one gap, in a longest run that kept its order). The rest moved.
+        var isChanged: [Bool] = []
+        for pair in common {
+            isChanged.append(try wasChanged(newKeys[pair.new], changes: changes, old: old, new: new))
+        }
+        let stays = Self.stayingPositions(common.map(\.old), isChanged: isChanged)
         var diff = ResultsDiff(newKeys: newKeys)
         var moved = Set<Int>()
         for (position, pair) in common.enumerated() where !stays.contains(position) {
@@ -179,6 +194,42 @@ struct ResultsDiffer {
         }
         diff.modifications.sort()
         return diff
+    }
+
+    /// Whether an object present at both versions changed at all (so it may have moved).
+    private func wasChanged(_ key: [UInt8], changes: TypeChangeSet?, old: StoreContext?, new: StoreContext) throws
+        -> Bool
+    {
+        if let changes, !changes.isWholesale { return changes.objects[key] != nil }
+        guard let old else { return true }
+        guard let before = try old.record(in: binding, key: key), let after = try new.record(in: binding, key: key)
+        else { return true }
+        return !before.record.elementsEqual(after.record)
+    }
+
+    /// The positions (in `oldIndices`, listed in new order) of the objects that stay in place.
+    static func stayingPositions(_ oldIndices: [Int], isChanged: [Bool]) -> Set<Int> {
+        var stays = Set<Int>()
+        var gap: [Int] = []  // positions of changed objects since the last unchanged one
+        var lowerBound = -1
+        func closeGap(upperBound: Int) {
+            let candidates = gap.filter { oldIndices[$0] > lowerBound && oldIndices[$0] < upperBound }
+            for index in longestIncreasingSubsequence(candidates.map { oldIndices[$0] }) {
+                stays.insert(candidates[index])
+            }
+            gap.removeAll()
+        }
+        for position in oldIndices.indices {
+            if isChanged[position] {
+                gap.append(position)
+            } else {
+                closeGap(upperBound: oldIndices[position])
+                stays.insert(position)
+                lowerBound = oldIndices[position]
+            }
+        }
+        closeGap(upperBound: Int.max)
+        return stays
     }
 
     /// Whether an object present at both versions changed in an observed property.

@@ -41,7 +41,7 @@ final class ResultsObserver<Element: Object>: ChangeObserver {
     let id: Int
     private let tracker: ResultsTracker
     private let delivery: ViewDelivery
-    private let target: UnsafeTransfer<(Results<Element>, (CollectionChange<Results<Element>>) -> Void)>
+    private let target: DeliveryTarget<Results<Element>, CollectionChange<Results<Element>>>
     let isActive = ActiveFlag()
 
     init(
@@ -51,7 +51,7 @@ final class ResultsObserver<Element: Object>: ChangeObserver {
         self.id = id
         self.tracker = ResultsTracker(differ: differ)
         self.delivery = delivery
-        self.target = UnsafeTransfer((results, block))
+        self.target = DeliveryTarget(subject: results, block: block)
     }
 
     var isNew: Bool { tracker.isNew }
@@ -63,7 +63,8 @@ final class ResultsObserver<Element: Object>: ChangeObserver {
         let silenced = round.silenced.contains(id)
         return .view(delivery) {
             guard isActive.isActive else { return }
-            let (results, block) = target.value
+            let results = target.subject
+            let block = target.block
             switch step {
             case .initial(let keys):
                 results.keyList.install(keys)
@@ -77,6 +78,18 @@ final class ResultsObserver<Element: Object>: ChangeObserver {
                         modifications: diff.modifications))
             }
         }
+    }
+}
+
+/// What an observer delivers to, used only on the view's queue: the observed value and the block.
+final class DeliveryTarget<Subject, Change>: @unchecked Sendable {
+    // @unchecked: created on the view's thread, then used only in work run on the view's queue.
+    let subject: Subject
+    let block: (Change) -> Void
+
+    init(subject: Subject, block: @escaping (Change) -> Void) {
+        self.subject = subject
+        self.block = block
     }
 }
 

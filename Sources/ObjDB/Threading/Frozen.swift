@@ -31,9 +31,3 @@ public final class Frozen<Value: ObjectBase>: @unchecked Sendable {
         try lock.withLock { try body(object) }
     }
 }
-
-/// Carries a value where the compiler cannot see that only one domain uses it at a time.
-struct UnsafeTransfer<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

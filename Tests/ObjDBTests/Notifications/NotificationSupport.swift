@@ -1,0 +1,77 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TestSupport
+
+@testable import ObjDB
+
+/// The model the notification tests observe; the child process declares the same one.
+final class Counter: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var value = 0
+    @Persisted var label = ""
+}
+
+/// Another type, which observers of `Counter` must not hear about.
+final class Unrelated: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var note = ""
+}
+
+/// Collects what observers deliver, from whichever queue they deliver on.
+final class Inbox<Value: Sendable>: Sendable {
+    private let items = Mutex<[Value]>([])
+
+    func append(_ value: Value) {
+        items.withLock { $0.append(value) }
+    }
+
+    var values: [Value] { items.withLock { $0 } }
+
+    /// Waits until `count` values arrived, or `timeout` passed; returns them.
+    @discardableResult
+    func wait(for count: Int, timeout: Duration = .seconds(10)) -> [Value] {
+        let deadline = ContinuousClock.now + timeout
+        while values.count < count && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return values
+    }
+}
+
+/// A delivered collection change reduced to plain values: the keys after it, and its indices.
+struct Delivery: Sendable, Equatable {
+    var isInitial: Bool
+    var ids: [Int]
+    var deletions: [Int] = []
+    var insertions: [Int] = []
+    var modifications: [Int] = []
+}
+
+extension Delivery {
+    init(_ change: CollectionChange<Results<Counter>>) {
+        switch change {
+        case .initial(let results):
+            self.init(isInitial: true, ids: results.map(\.id))
+        case .update(let results, let deletions, let insertions, let modifications):
+            self.init(
+                isInitial: false, ids: results.map(\.id), deletions: deletions, insertions: insertions,
+                modifications: modifications)
+        }
+    }
+}
+
+/// Runs `body` on `queue` and returns its result (the view it makes belongs to the queue).
+func onQueue<Result: Sendable>(_ queue: DispatchQueue, _ body: () throws -> Result) throws -> Result {
+    try queue.sync { try body() }
+}
+
+func counterStore(_ directory: TemporaryDirectory, name: String = "store.objdb") throws -> Database {
+    try Database(path: directory.store(name), types: [Counter.self, Unrelated.self])
+}
+
+/// Holds a non-Sendable value across a queue hop whose ordering the test guarantees.
+final class Held<Value>: @unchecked Sendable {
+    var value: Value?
+    init(_ value: Value? = nil) { self.value = value }
+}
