@@ -9,19 +9,22 @@ let usage = """
     and prints the median throughput of each with the ratios ObjDB ÷ raw LMDB and
     ObjDB ÷ SQLite. Read results are checked equal across engines.
 
-      --quick           a short run for CI (N = 5,000, 3 repetitions)
+      --quick           a short run for CI (N = 5,000, 3 repetitions; W10 at 1,000 and 10,000)
       --count N         tweets bulk-loaded (default 1,000,000)
       --repetitions R   runs of each workload per engine (default 5)
-      --workloads LIST  which of W1 W2 W2c W3 W4 W5 W6 W7 W8 to run (default all)
+      --workloads LIST  which of W1 W2 W2c W3 W4 W5 W6 W7 W8 W10 to run (default all)
       --json FILE       also write the measurements as JSON
       --growth          W1 and W4 at N = 10^4, 10^5, … up to --growth-max (default 10^7):
                         how each engine's cost grows with the size of the store
 
     W1 bulk insert, one transaction   W2 durable single-object transactions, one writer
-    W2c the same from 8 writers       W3 non-durable single-object transactions
+    W2c the same from 8 writers (and ObjDB's `try await db.write` from 8 tasks: group commit)
+    W3 non-durable single-object transactions
     W4 point reads by primary key     W5 indexed equality query (userId == X), ≈100 results
     W6 filtered full scan             W7 in-place updates, one transaction
     W8 deletes, one transaction
+    W10 ObjDB alone: commit-to-notification latency and change-set cost of a live result of
+        10,000 and N tweets when one changes, each ÷ the time to run its query again
     """
 
 runTool("objdb-bench", usage: usage) {
@@ -71,9 +74,11 @@ runTool("objdb-bench", usage: usage) {
         print(growthTable(reports, engines: engines.map(\.name)))
         return .success
     }
-    let runner = BenchmarkRunner(
+    var runner = BenchmarkRunner(
         engines: engines, count: count, repetitions: repetitions, durableWrites: quick ? 40 : 400,
         singleWrites: quick ? 500 : 20_000, queries: quick ? 100 : 2_000, workloads: workloads)
+    runner.notificationSizes = quick ? [1_000, 10_000] : Array(Set([min(10_000, count), count])).sorted()
+    runner.notificationSamples = quick ? 5 : 10
     let report = try runner.run()
     let names = engines.map(\.name)
     print(report.text(engines: names))

@@ -27,31 +27,60 @@ final class ObjDBEngine: TweetEngine {
     }
 
     func bulkInsert(_ data: TweetData) throws {
-        try database!.write { transaction in
-            for index in 0..<data.count {
-                let tweet = BenchTweet()
-                tweet.id = data.ids[index]
-                tweet.userId = data.userIds[index]
-                tweet.createdAt = Date(timeIntervalSince1970: data.createdAt[index])
-                tweet.retweetCount = data.retweetCounts[index]
-                tweet.text = data.texts[index]
-                tweet.lang = data.langs[index]
-                try transaction.add(tweet)
-            }
+        try database!.write { transaction in try Self.add(data, count: data.count, in: transaction) }
+    }
+
+    /// Adds the first `count` tweets of `data` in `transaction` (W1, and W10's stores).
+    static func add(_ data: TweetData, count: Int, in transaction: WriteTransaction) throws {
+        for index in 0..<count {
+            let tweet = BenchTweet()
+            tweet.id = data.ids[index]
+            tweet.userId = data.userIds[index]
+            tweet.createdAt = Date(timeIntervalSince1970: data.createdAt[index])
+            tweet.retweetCount = data.retweetCounts[index]
+            tweet.text = data.texts[index]
+            tweet.lang = data.langs[index]
+            try transaction.add(tweet)
         }
     }
 
     func singleInserts(_ tweets: ArraySlice<(id: Int64, userId: Int64, text: String)>) throws {
         for item in tweets {
-            try database!.write { transaction in
-                let tweet = BenchTweet()
-                tweet.id = item.id
-                tweet.userId = item.userId
-                tweet.text = item.text
-                tweet.lang = "en"
-                try transaction.add(tweet)
+            try database!.write { transaction in try Self.add(item, in: transaction) }
+        }
+    }
+
+    /// W2c's async variant: each slice from its own task, one `try await db.write` per tweet,
+    /// so the writes that wait together commit as one transaction with one sync (group commit).
+    /// Returns once every write has committed.
+    func asyncConcurrentInserts(_ slices: [ArraySlice<(id: Int64, userId: Int64, text: String)>]) throws {
+        let database = database!
+        try waitFor {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for slice in slices {
+                    group.addTask {
+                        for item in slice {
+                            try await database.write { transaction in try ObjDBEngine.add(item, in: transaction) }
+                        }
+                    }
+                }
+                try await group.waitForAll()
             }
         }
+    }
+
+    /// The number of tweets stored (W2c's check that every async write landed).
+    func storedCount() throws -> Int {
+        try database!.read { $0.objects(BenchTweet.self).count }
+    }
+
+    private static func add(_ item: (id: Int64, userId: Int64, text: String), in transaction: WriteTransaction) throws {
+        let tweet = BenchTweet()
+        tweet.id = item.id
+        tweet.userId = item.userId
+        tweet.text = item.text
+        tweet.lang = "en"
+        try transaction.add(tweet)
     }
 
     func pointReads(_ ids: [Int64]) throws -> UInt64 {

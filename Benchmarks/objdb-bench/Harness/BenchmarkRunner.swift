@@ -11,6 +11,9 @@ struct BenchmarkRunner {
     let singleWrites: Int
     let queries: Int
     let workloads: Set<String>
+    /// W10's sizes of live results, and the commits timed per repetition and size.
+    var notificationSizes: [Int] = []
+    var notificationSamples = 0
 
     func run() throws -> Report {
         let data = TweetData(count: count, queries: queries, seed: 42)
@@ -26,6 +29,7 @@ struct BenchmarkRunner {
                 throw BenchmarkFailure.disagreement(workload: workload, detail: "\(byEngine)")
             }
         }
+        try runNotifications(data, into: &report)
         return report
     }
 
@@ -77,7 +81,7 @@ struct BenchmarkRunner {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try engine.open(directory: directory, durable: true)
         defer { engine.close() }
-        let tweets = data.extra(durableWrites * 2, offset: 1_000_000)
+        let tweets = data.extra(durableWrites * 3, offset: 1_000_000)
         if workloads.contains("W2") {
             let seconds = try time { try engine.singleInserts(tweets[0..<durableWrites]) }
             report.add(engine: engine.name, workload: "W2", operations: durableWrites, seconds: seconds)
@@ -105,6 +109,40 @@ struct BenchmarkRunner {
             }
             if let message = failure.withLock({ $0 }) { throw BenchmarkFailure.engine(engine.name, message) }
             report.add(engine: engine.name, workload: "W2c", operations: share * writers, seconds: seconds)
+
+            // ObjDB again with `try await db.write` from 8 tasks, so group commit applies.
+            if let objdb = engine as? ObjDBEngine {
+                let before = try objdb.storedCount()
+                let slices = (0..<writers).map { writer in
+                    let start = first + durableWrites + writer * share
+                    return tweets[start..<start + share]
+                }
+                let seconds = try time { try objdb.asyncConcurrentInserts(slices) }
+                let stored = try objdb.storedCount() - before
+                guard stored == share * writers else {
+                    throw BenchmarkFailure.engine(
+                        engine.name, "\(share * writers) async writes stored \(stored) tweets")
+                }
+                report.add(engine: engine.name, workload: "W2c-async", operations: share * writers, seconds: seconds)
+            }
+        }
+    }
+
+    /// W10 on ObjDB alone (the other engines have no notifications): per size, one store and
+    /// one observed live result, then `repetitions` rounds of timed commits and query re-runs.
+    private func runNotifications(_ data: TweetData, into report: inout Report) throws {
+        guard workloads.contains("W10"), let largest = notificationSizes.max() else { return }
+        let source = data.count >= largest ? data : TweetData(count: largest, queries: 0, seed: 42)
+        for size in notificationSizes {
+            let directory = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let benchmark = try NotificationBenchmark(size: size, source: source, directory: directory)
+            defer { benchmark.close() }
+            for _ in 0..<repetitions {
+                let times = try benchmark.repetition(samples: notificationSamples)
+                report.addNotifications(
+                    objects: size, matching: benchmark.matching, samples: notificationSamples, times)
+            }
         }
     }
 
@@ -123,8 +161,42 @@ final class EngineBox: @unchecked Sendable {
     init(_ engine: any TweetEngine) { self.engine = engine }
 }
 
+/// Runs `operation` in a task and blocks the calling thread until it ends: the runner is
+/// synchronous, and the async workloads start their tasks from it.
+func waitFor<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) throws -> Value {
+    let outcome = Outcome<Value>()
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        do {
+            outcome.result = .success(try await operation())
+        } catch {
+            outcome.result = .failure(error)
+        }
+        done.signal()
+    }
+    done.wait()
+    return try outcome.result!.get()
+}
+
+/// A task's result, handed to the thread that waits for it.
+private final class Outcome<Value>: @unchecked Sendable {
+    // @unchecked: written by the task before it signals, read by the waiter after.
+    var result: Result<Value, any Error>?
+}
+
+/// The median of `values` (the mean of the middle two for an even count).
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
 /// Times `body` with the monotonic clock, in seconds.
 func time(_ body: () throws -> Void) rethrows -> Double {
-    let elapsed = try ContinuousClock().measure(body)
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    seconds(try ContinuousClock().measure(body))
+}
+
+/// `duration` in seconds.
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
