@@ -157,3 +157,14 @@ struct RecordWriter {
         bytes[offset + 3] = UInt8(truncatingIfNeeded: entry >> 24)
     }
 }
+
+extension RecordField {
+    /// Whether two fields hold the same bytes (or are both absent): the value did not change.
+    func hasSameBytes(as other: RecordField) -> Bool {
+        switch (self, other) {
+        case (.bytes(let left), .bytes(let right)): return left.elementsEqual(right)
+        case (.absent, .absent), (.null, .null): return true
+        default: return false
+        }
+    }
+}

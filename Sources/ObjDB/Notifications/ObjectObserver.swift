@@ -43,7 +43,7 @@ final class ObjectObserver<Observed: Object>: ChangeObserver {
             changed = Set(
                 binding.properties.filter { property in
                     property.schema.isStored
-                        && !Self.sameField(oldRecord.field(property.slot), newRecord!.field(property.slot))
+                        && !oldRecord.field(property.slot).hasSameBytes(as: newRecord!.field(property.slot))
                 }.map(\.schema.id))
         } else {
             changed = Set(binding.properties.map(\.schema.id))
@@ -79,11 +79,4 @@ final class ObjectObserver<Observed: Object>: ChangeObserver {
         }
     }
 
-    private static func sameField(_ left: RecordField, _ right: RecordField) -> Bool {
-        switch (left, right) {
-        case (.bytes(let a), .bytes(let b)): return a.elementsEqual(b)
-        case (.absent, .absent): return true
-        default: return false
-        }
-    }
 }

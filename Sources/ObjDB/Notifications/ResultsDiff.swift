@@ -246,21 +246,13 @@ struct ResultsDiffer {
         guard let observedProperties else { return true }
         return binding.properties.contains { property in
             observedProperties.contains(property.schema.id) && property.schema.isStored
-                && !Self.sameField(before.field(property.slot), after.field(property.slot))
+                && !before.field(property.slot).hasSameBytes(as: after.field(property.slot))
         }
     }
 
     private func isRelevant(_ change: LoggedObjectChange) -> Bool {
         guard let observedProperties else { return change.allProperties || !change.properties.isEmpty }
         return change.allProperties || !change.properties.isDisjoint(with: observedProperties)
-    }
-
-    private static func sameField(_ left: RecordField, _ right: RecordField) -> Bool {
-        switch (left, right) {
-        case (.bytes(let a), .bytes(let b)): return a.elementsEqual(b)
-        case (.absent, .absent): return true
-        default: return false
-        }
     }
 
     // MARK: - Searching
