@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One pass of the notifier: from the version its observers last saw to the newest one.
 struct NotificationRound {
@@ -41,8 +42,12 @@ final class ChangeNotifier: @unchecked Sendable {
     // @unchecked: the fields under "guarded by lock" are; the "notifier thread" ones are used
     // only by the thread `start` makes.
 
-    let waiter: CommitWaiter
+    private let path: String
+    private let interval: Duration
     private weak var database: Database?
+    /// Set once the thread (and its waiter) started: until then a commit has no one to wake,
+    /// and a database nobody observes holds no pipe or inotify descriptor.
+    private let isStarted = Atomic<Bool>(false)
 
     // Guarded by lock.
     private let lock = NSCondition()
@@ -51,7 +56,7 @@ final class ChangeNotifier: @unchecked Sendable {
     private var silenced: [Int: Set<Int>] = [:]
     private var requestedRounds = 0
     private var completedRounds = 0
-    private var isRunning = false
+    private var waiter: CommitWaiter?
     private var isStopped = false
 
     // Notifier thread.
@@ -59,7 +64,8 @@ final class ChangeNotifier: @unchecked Sendable {
     private var version: Int?
 
     init(path: String, interval: Duration) {
-        waiter = CommitWaiter(path: path, interval: interval)
+        self.path = path
+        self.interval = interval
     }
 
     func attach(_ database: Database) {
@@ -77,17 +83,20 @@ final class ChangeNotifier: @unchecked Sendable {
     /// Registers `observer`; it gets its first round soon. The token removes it.
     func add(_ observer: any ChangeObserver, onStop: @escaping @Sendable () -> Void = {}) -> NotificationToken {
         let id = observer.id
-        let start = lock.withLock {
+        let starting: CommitWaiter? = lock.withLock {
             observers[id] = observer
-            defer { isRunning = true }
-            return !isRunning
+            guard waiter == nil else { return nil }
+            let made = CommitWaiter(path: path, interval: interval)
+            waiter = made
+            return made
         }
-        if start {
-            let thread = Thread { [self] in loop() }
+        if let starting {
+            isStarted.store(true, ordering: .releasing)
+            let thread = Thread { [self] in loop(waiter: starting) }
             thread.name = "objdb.notifier"
             thread.start()
         }
-        waiter.wake()
+        wake()
         return NotificationToken(observerID: id) { [weak self] in
             self?.remove(id)
             onStop()
@@ -100,7 +109,11 @@ final class ChangeNotifier: @unchecked Sendable {
 
     /// A commit landed in this process.
     func commitLanded() {
-        waiter.wake()
+        if isStarted.load(ordering: .acquiring) { wake() }
+    }
+
+    private func wake() {
+        lock.withLock { waiter }?.wake()
     }
 
     /// The commit that made `version` must not notify `observerIDs`.
@@ -112,13 +125,12 @@ final class ChangeNotifier: @unchecked Sendable {
     /// Runs a round that starts after this call and waits for it (up to `timeout`).
     @discardableResult
     func runRound(timeout: Duration = .seconds(10)) -> Bool {
-        let running = lock.withLock { isRunning }
-        guard running else { return true }
+        guard isStarted.load(ordering: .acquiring) else { return true }
         let target = lock.withLock {
             requestedRounds += 1
             return requestedRounds
         }
-        waiter.wake()
+        wake()
         let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
         lock.lock()
         defer { lock.unlock() }
@@ -134,12 +146,12 @@ final class ChangeNotifier: @unchecked Sendable {
             isStopped = true
             observers.removeAll()
         }
-        waiter.wake()
+        wake()
     }
 
     // MARK: - The notifier thread
 
-    private func loop() {
+    private func loop(waiter: CommitWaiter) {
         while true {
             let stopped = lock.withLock { isStopped }
             if stopped { break }

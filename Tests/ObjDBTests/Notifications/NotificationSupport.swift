@@ -66,6 +66,21 @@ func onQueue<Result: Sendable>(_ queue: DispatchQueue, _ body: () throws -> Resu
     try queue.sync { try body() }
 }
 
+/// Observes the counters `query` selects, through a view made for a queue of its own; the
+/// inbox collects the deliveries, the initial results first.
+func observeCounters(
+    in database: Database, keyPaths: [String]? = nil, _ query: (Results<Counter>) throws -> Results<Counter> = { $0 }
+) throws -> (token: NotificationToken, inbox: Inbox<Delivery>) {
+    let queue = DispatchQueue(label: "observer")
+    let inbox = Inbox<Delivery>()
+    let token = try onQueue(queue) {
+        try query(database.view(queue: queue).objects(Counter.self)).observe(keyPaths: keyPaths) {
+            inbox.append(Delivery($0))
+        }
+    }
+    return (token, inbox)
+}
+
 func counterStore(_ directory: TemporaryDirectory, name: String = "store.objdb") throws -> Database {
     try Database(path: directory.store(name), types: [Counter.self, Unrelated.self])
 }

@@ -18,12 +18,7 @@ struct ResultsNotificationTests {
     @Test func observingDeliversTheInitialResultsThenEachChangeAsIndices() throws {
         let database = try counterStore(directory)
         try seed(database, ids: [1, 2, 3, 4])
-        let queue = DispatchQueue(label: "observer")
-        let inbox = Inbox<Delivery>()
-        let token = try onQueue(queue) {
-            let view = try database.view(queue: queue)
-            return try view.objects(Counter.self).sorted(byKeyPath: "value").observe { inbox.append(Delivery($0)) }
-        }
+        let (token, inbox) = try observeCounters(in: database) { $0.sorted(byKeyPath: "value") }
         #expect(inbox.wait(for: 1).first == Delivery(isInitial: true, ids: [1, 2, 3, 4]))
 
         try database.write { transaction in
@@ -43,11 +38,7 @@ struct ResultsNotificationTests {
     @Test func aCommitToAnotherTypeNotifiesNobody() throws {
         let database = try counterStore(directory)
         try seed(database, ids: [1])
-        let queue = DispatchQueue(label: "observer")
-        let inbox = Inbox<Delivery>()
-        let token = try onQueue(queue) {
-            try database.view(queue: queue).objects(Counter.self).observe { inbox.append(Delivery($0)) }
-        }
+        let (token, inbox) = try observeCounters(in: database)
         inbox.wait(for: 1)
         try database.write { try $0.create(Unrelated.self, value: ["id": 1]) }
         // A change the observer must hear, after the unrelated one: it is the very next delivery.
@@ -61,13 +52,7 @@ struct ResultsNotificationTests {
     @Test func aChangeToAnObjectOutsideTheResultsNotifiesNobody() throws {
         let database = try counterStore(directory)
         try seed(database, ids: [1, 2])
-        let queue = DispatchQueue(label: "observer")
-        let inbox = Inbox<Delivery>()
-        let token = try onQueue(queue) {
-            try database.view(queue: queue).objects(Counter.self).filter("value > 15").observe {
-                inbox.append(Delivery($0))
-            }
-        }
+        let (token, inbox) = try observeCounters(in: database) { try $0.filter("value > 15") }
         #expect(inbox.wait(for: 1).first?.ids == [2])
         try database.write { $0.object(ofType: Counter.self, forPrimaryKey: 1)!.label = "not in the results" }
         try database.write { $0.object(ofType: Counter.self, forPrimaryKey: 1)!.value = 16 }
@@ -80,13 +65,7 @@ struct ResultsNotificationTests {
     @Test func keyPathFilteredObserversIgnoreOtherProperties() throws {
         let database = try counterStore(directory)
         try seed(database, ids: [1])
-        let queue = DispatchQueue(label: "observer")
-        let inbox = Inbox<Delivery>()
-        let token = try onQueue(queue) {
-            try database.view(queue: queue).objects(Counter.self).observe(keyPaths: ["value"]) {
-                inbox.append(Delivery($0))
-            }
-        }
+        let (token, inbox) = try observeCounters(in: database, keyPaths: ["value"])
         inbox.wait(for: 1)
         try database.write { $0.object(ofType: Counter.self, forPrimaryKey: 1)!.label = "ignored" }
         try database.write { $0.object(ofType: Counter.self, forPrimaryKey: 1)!.value = 7 }
@@ -185,11 +164,7 @@ struct ResultsNotificationTests {
 
     @Test func aCommitOnAnotherThreadReachesTheObserver() async throws {
         let database = try counterStore(directory)
-        let queue = DispatchQueue(label: "observer")
-        let inbox = Inbox<Delivery>()
-        let token = try onQueue(queue) {
-            try database.view(queue: queue).objects(Counter.self).observe { inbox.append(Delivery($0)) }
-        }
+        let (token, inbox) = try observeCounters(in: database)
         inbox.wait(for: 1)
         let writer = Thread {
             _ = try? database.write { try $0.create(Counter.self, value: ["id": 42]) }
@@ -202,11 +177,7 @@ struct ResultsNotificationTests {
     @Test func aCommitByAnotherProcessReachesTheObserver() throws {
         let path = directory.store("shared.objdb")
         let database = try Database(path: path, types: [Counter.self])
-        let queue = DispatchQueue(label: "observer")
-        let inbox = Inbox<Delivery>()
-        let token = try onQueue(queue) {
-            try database.view(queue: queue).objects(Counter.self).observe { inbox.append(Delivery($0)) }
-        }
+        let (token, inbox) = try observeCounters(in: database)
         inbox.wait(for: 1)
         let child = try run("objdb-test-child", ["set-counter", path, "7", "70"])
         #expect(child.status == 0, "\(child.error)")
