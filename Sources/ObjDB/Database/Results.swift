@@ -54,15 +54,32 @@ public struct Results<Element: Object>: RandomAccessCollection {
     /// Walks a snapshot of the keys of a ``Results``.
     public struct Iterator: IteratorProtocol {
         let results: Results
-        let keys: [[UInt8]]
+        let keys: KeyChunks
         /// The context's generation when the keys were read: while it holds, every key exists.
         let generation: UInt64
         var position = 0
+        /// Where the walk is in the key chunks: the chunk and the next index in it.
+        private var chunk = 0
+        private var offset = 0
+        private var current: [[UInt8]] = []
+
+        init(results: Results, keys: KeyChunks, generation: UInt64) {
+            self.results = results
+            self.keys = keys
+            self.generation = generation
+            if keys.chunkCount > 0 { current = keys.chunk(0) }
+        }
 
         /// The next object that still exists, or `nil` at the end.
         public mutating func next() -> Element? {
             while position < keys.count {
-                let key = keys[position]
+                while offset == current.count {
+                    chunk += 1
+                    current = keys.chunk(chunk)
+                    offset = 0
+                }
+                let key = current[offset]
+                offset += 1
                 position += 1
                 let binding = results.binding
                 guard
@@ -92,7 +109,7 @@ final class KeyList {
     private let context: StoreContext
     private let binding: TypeBinding
     private let spec: QuerySpec
-    private var keys: [[UInt8]] = []
+    private var keys = KeyChunks()
     /// The matching records from the same scan, when kept: an object made from one needs no lookup.
     private var records: [RecordReader]?
     private var generation: UInt64 = .max
@@ -131,21 +148,24 @@ final class KeyList {
     }
 
     /// Sets the keys for the context's current snapshot, worked out elsewhere (by the notifier).
-    func install(_ newKeys: [[UInt8]]) {
+    func install(_ newKeys: KeyChunks) {
         keys = newKeys
         records = nil
         generation = context.generation
     }
 
     /// The keys as of the context's current snapshot.
-    func snapshot() -> [[UInt8]] {
+    func snapshot() -> KeyChunks {
         if generation != context.generation {
             do {
                 if spec.isEverything {
-                    keys = try context.allKeys(in: binding)
+                    keys = KeyChunks(try context.allKeys(in: binding))
                     records = nil
                 } else {
-                    (keys, records) = try QueryExecution(context: context, binding: binding, spec: spec).matches()
+                    let (matched, matchedRecords) = try QueryExecution(context: context, binding: binding, spec: spec)
+                        .matches()
+                    keys = KeyChunks(matched)
+                    records = matchedRecords
                 }
             } catch {
                 preconditionFailure("Reading \(binding.schema.name) failed: \(error)")

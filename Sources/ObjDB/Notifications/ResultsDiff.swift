@@ -1,7 +1,7 @@
 /// How a query's results moved from one version to the next: the new keys, and the
 /// deletions, insertions and modifications that turn the old keys into them.
 struct ResultsDiff {
-    var newKeys: [[UInt8]]
+    var newKeys: KeyChunks
     /// Old indices, ascending.
     var deletions: [Int] = []
     /// New indices, ascending.
@@ -38,10 +38,11 @@ struct ResultsDiffer {
     }
 
     /// The keys the query selects in `context`.
-    func keys(in context: StoreContext) throws -> [[UInt8]] {
-        spec.isEverything
-            ? try context.allKeys(in: binding)
-            : try QueryExecution(context: context, binding: binding, spec: spec).keys()
+    func keys(in context: StoreContext) throws -> KeyChunks {
+        KeyChunks(
+            spec.isEverything
+                ? try context.allKeys(in: binding)
+                : try QueryExecution(context: context, binding: binding, spec: spec).keys())
     }
 
     /// The diff from `oldKeys` (the results at `old`'s version) to the results at `new`'s; `nil`
@@ -50,7 +51,7 @@ struct ResultsDiffer {
     /// - Parameters:
     ///   - changes: the folded change log between the two versions, or `nil` when unknown.
     ///   - old: a context at the old version, if still held.
-    func diff(from oldKeys: [[UInt8]], changes: ChangeSet?, old: StoreContext?, new: StoreContext) throws
+    func diff(from oldKeys: KeyChunks, changes: ChangeSet?, old: StoreContext?, new: StoreContext) throws
         -> ResultsDiff?
     {
         if let changes, readTypes.allSatisfy({ !changes.touches($0) }) { return nil }
@@ -69,14 +70,14 @@ struct ResultsDiffer {
 
     // MARK: - Incremental
 
-    private func incremental(from oldKeys: [[UInt8]], changes: TypeChangeSet, old: StoreContext?, new: StoreContext)
+    private func incremental(from oldKeys: KeyChunks, changes: TypeChangeSet, old: StoreContext?, new: StoreContext)
         throws -> ResultsDiff
     {
         let matcher = try spec.filter.map { try QueryCompiler(context: new, root: binding).compile($0) }
         let oldOrder = old.map { QueryOrder(binding: binding, spec: spec, context: $0) }
         let newOrder = QueryOrder(binding: binding, spec: spec, context: new)
         var removals: [Int] = []
-        var inPlace: [(oldIndex: Int, relevant: Bool)] = []
+        var inPlace: [(key: [UInt8], relevant: Bool)] = []
         var additions: [[UInt8]] = []
 
         for (key, change) in changes.objects {
@@ -100,8 +101,8 @@ struct ResultsDiffer {
                 }
                 if isMember && !spec.sorts.isEmpty { newValues = try newOrder.sortValues(of: key) }
             }
-            if let oldIndex, isMember, spec.sorts.isEmpty || newOrder.sameOrder(oldValues, newValues) {
-                inPlace.append((oldIndex, isRelevant(change)))
+            if oldIndex != nil, isMember, spec.sorts.isEmpty || newOrder.sameOrder(oldValues, newValues) {
+                inPlace.append((key, isRelevant(change)))
                 continue
             }
             if let oldIndex { removals.append(oldIndex) }
@@ -109,51 +110,31 @@ struct ResultsDiffer {
         }
         removals.sort()
 
-        var remaining: [[UInt8]] = []
-        remaining.reserveCapacity(oldKeys.count - removals.count + additions.count)
-        var nextRemoval = 0
-        for (index, key) in oldKeys.enumerated() {
-            if nextRemoval < removals.count, removals[nextRemoval] == index {
-                nextRemoval += 1
-                continue
-            }
-            remaining.append(key)
-        }
-        // Where each addition goes among the remaining keys, in the new order.
-        let sortedAdditions = try additions.sorted { try newOrder.precedes($0, $1) }
-        var positions: [Int] = []
-        for key in sortedAdditions {
-            positions.append(try Self.lowerBound(of: key, in: remaining) { try newOrder.precedes($0, $1) })
-        }
-        var diff = ResultsDiff(newKeys: [])
+        // Edit a copy of the old keys in place: only the chunks touched are copied.
+        var keys = oldKeys
+        for index in removals.reversed() { keys.remove(at: index) }
+        var diff = ResultsDiff(newKeys: KeyChunks())
         diff.deletions = removals
-        diff.newKeys.reserveCapacity(remaining.count + sortedAdditions.count)
-        var nextAddition = 0
-        for (index, key) in remaining.enumerated() {
-            while nextAddition < positions.count, positions[nextAddition] == index {
-                diff.insertions.append(diff.newKeys.count)
-                diff.newKeys.append(sortedAdditions[nextAddition])
-                nextAddition += 1
+        // In ascending order, so each insertion lands after the ones before it and their
+        // indices (in the new list) stay put.
+        for key in try additions.sorted(by: { try newOrder.precedes($0, $1) }) {
+            let position = try Self.lowerBound(of: key, in: keys) { try newOrder.precedes($0, $1) }
+            keys.insert(key, at: position)
+            diff.insertions.append(position)
+        }
+        for (key, relevant) in inPlace where relevant {
+            if let position = try Self.index(of: key, in: keys, by: { try newOrder.precedes($0, $1) }) {
+                diff.modifications.append(position)
             }
-            diff.newKeys.append(key)
         }
-        while nextAddition < positions.count {
-            diff.insertions.append(diff.newKeys.count)
-            diff.newKeys.append(sortedAdditions[nextAddition])
-            nextAddition += 1
-        }
-        for (oldIndex, relevant) in inPlace where relevant {
-            let remainingIndex = oldIndex - Self.lowerBound(of: oldIndex, in: removals)
-            let before = Self.lowerBound(of: remainingIndex + 1, in: positions)
-            diff.modifications.append(remainingIndex + before)
-        }
+        diff.newKeys = keys
         diff.modifications.sort()
         return diff
     }
 
     // MARK: - Whole lists
 
-    private func wholesale(from oldKeys: [[UInt8]], changes: TypeChangeSet?, old: StoreContext?, new: StoreContext)
+    private func wholesale(from oldKeys: KeyChunks, changes: TypeChangeSet?, old: StoreContext?, new: StoreContext)
         throws -> ResultsDiff
     {
         let newKeys = try keys(in: new)
@@ -258,33 +239,22 @@ struct ResultsDiffer {
     // MARK: - Searching
 
     /// The index of `key` in `keys` (ordered by `precedes`), or `nil`.
-    static func index(of key: [UInt8], in keys: [[UInt8]], by precedes: ([UInt8], [UInt8]) throws -> Bool) rethrows
-        -> Int?
-    {
+    static func index<Keys: RandomAccessCollection<[UInt8]>>(
+        of key: [UInt8], in keys: Keys, by precedes: ([UInt8], [UInt8]) throws -> Bool
+    ) rethrows -> Int? where Keys.Index == Int {
         let position = try lowerBound(of: key, in: keys, by: precedes)
         return position < keys.count && keys[position] == key ? position : nil
     }
 
     /// The first position in `keys` (ordered by `precedes`) whose key does not precede `key`.
-    static func lowerBound(of key: [UInt8], in keys: [[UInt8]], by precedes: ([UInt8], [UInt8]) throws -> Bool)
-        rethrows -> Int
-    {
+    static func lowerBound<Keys: RandomAccessCollection<[UInt8]>>(
+        of key: [UInt8], in keys: Keys, by precedes: ([UInt8], [UInt8]) throws -> Bool
+    ) rethrows -> Int where Keys.Index == Int {
         var low = 0
         var high = keys.count
         while low < high {
             let middle = (low + high) / 2
             if try precedes(keys[middle], key) { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
-    /// The first position in the ascending `values` holding a value not less than `value`.
-    static func lowerBound(of value: Int, in values: [Int]) -> Int {
-        var low = 0
-        var high = values.count
-        while low < high {
-            let middle = (low + high) / 2
-            if values[middle] < value { low = middle + 1 } else { high = middle }
         }
         return low
     }

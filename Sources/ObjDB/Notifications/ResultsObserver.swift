@@ -4,7 +4,7 @@ import Synchronization
 /// Used on the notifier's thread only.
 final class ResultsTracker {
     let differ: ResultsDiffer
-    private(set) var keys: [[UInt8]]?
+    private(set) var keys: KeyChunks?
     private var version: Int?
 
     init(differ: ResultsDiffer) {
@@ -14,9 +14,9 @@ final class ResultsTracker {
     var isNew: Bool { keys == nil }
 
     enum Step {
-        case initial([[UInt8]])
+        case initial(KeyChunks)
         /// `diff` is `nil` when the round changed nothing the query reads.
-        case update([[UInt8]], ResultsDiff?)
+        case update(KeyChunks, ResultsDiff?)
     }
 
     func advance(_ round: NotificationRound) throws -> Step {

@@ -47,7 +47,7 @@ public final class FrozenView: @unchecked Sendable {
 public struct FrozenResults<Element: Object>: RandomAccessCollection, Sendable {
     /// The snapshot the results were read from.
     public let view: FrozenView
-    let keys: [[UInt8]]
+    let keys: KeyChunks
 
     init(view: FrozenView, spec: QuerySpec) {
         self.view = view
@@ -58,14 +58,14 @@ public struct FrozenResults<Element: Object>: RandomAccessCollection, Sendable {
                     binding: binding, spec: spec, database: view.context.database, observedProperties: nil
                 ).keys(in: view.context)
             } else {
-                keys = []
+                keys = KeyChunks()
             }
         } catch {
-            keys = []
+            keys = KeyChunks()
         }
     }
 
-    init(view: FrozenView, keys: [[UInt8]]) {
+    init(view: FrozenView, keys: KeyChunks) {
         self.view = view
         self.keys = keys
     }

@@ -45,7 +45,9 @@ struct ChangeSetDifferentialTests {
                     let diff = try differ.diff(from: before[index], changes: changes, old: oldContext, new: new)
                     let result = diff ?? ResultsDiff(newKeys: before[index])
                     #expect(result.newKeys == expected, "query \(index): new keys")
-                    #expect(Self.apply(result, to: before[index]) == expected, "query \(index): applying the indices")
+                    #expect(
+                        Self.apply(result, to: before[index]) == Array(expected), "query \(index): applying the indices"
+                    )
                     let changed = try changedKeys(
                         differ, old: old, new: new, before: before[index], after: expected)
                     let modified = Set(result.modifications.map { expected[$0] })
@@ -176,7 +178,7 @@ struct ChangeSetDifferentialTests {
 
     /// The keys in both results whose properties changed: any property, and the observed ones.
     private func changedKeys(
-        _ differ: ResultsDiffer, old: StoreContext, new: StoreContext, before: [[UInt8]], after: [[UInt8]]
+        _ differ: ResultsDiffer, old: StoreContext, new: StoreContext, before: KeyChunks, after: KeyChunks
     ) throws -> (any: Set<[UInt8]>, observed: Set<[UInt8]>) {
         var any = Set<[UInt8]>()
         var observed = Set<[UInt8]>()
@@ -191,8 +193,8 @@ struct ChangeSetDifferentialTests {
     }
 
     /// Applies deletions (old indices), then insertions (new indices, taking the new keys).
-    static func apply(_ diff: ResultsDiff, to old: [[UInt8]]) -> [[UInt8]] {
-        var list = old
+    static func apply(_ diff: ResultsDiff, to old: KeyChunks) -> [[UInt8]] {
+        var list = Array(old)
         for index in diff.deletions.reversed() { list.remove(at: index) }
         for index in diff.insertions { list.insert(diff.newKeys[index], at: index) }
         return list
