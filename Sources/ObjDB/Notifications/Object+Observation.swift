@@ -11,7 +11,9 @@ extension ObjectObservable where Self: Object {
     /// }
     /// ```
     ///
-    /// - Parameter keyPaths: property names; when given, changes to other properties are not reported.
+    /// - Parameter keyPaths: property names, or a link and a property of what it reaches
+    ///   (`"author.name"`); when given, changes to anything else are not reported. Without them,
+    ///   every property counts, and a change to an object one link away reports the link property.
     /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object, and
     ///   what ``Results/observe(keyPaths:_:)`` throws.
     public func observe(keyPaths: [String]? = nil, _ block: @escaping (ObjectChange<Self>) -> Void) throws
@@ -30,7 +32,7 @@ extension ObjectObservable where Self: Object {
         let notifier = context.database.notifier
         let observer = ObjectObserver(
             id: notifier.makeID(), binding: binding, key: accessor.key,
-            observedProperties: try keyPaths.map { try binding.propertyIDs(named: $0) },
+            observed: try ObservedKeyPaths(keyPaths: keyPaths, binding: binding, database: context.database),
             delivery: context.deliveryOrMake(queue: queue), object: self, block: block)
         let isActive = observer.isActive
         return notifier.add(observer) { isActive.clear() }

@@ -5,7 +5,7 @@ final class ObjectObserver<Observed: Object>: ChangeObserver {
     let id: Int
     private let binding: TypeBinding
     private let key: [UInt8]
-    private let observedProperties: Set<UInt16>?
+    private let observed: ObservedKeyPaths
     private let delivery: ViewDelivery
     private let target: DeliveryTarget<Observed, ObjectChange<Observed>>
     let isActive = ActiveFlag()
@@ -13,13 +13,13 @@ final class ObjectObserver<Observed: Object>: ChangeObserver {
     private var isDeleted = false
 
     init(
-        id: Int, binding: TypeBinding, key: [UInt8], observedProperties: Set<UInt16>?, delivery: ViewDelivery,
+        id: Int, binding: TypeBinding, key: [UInt8], observed: ObservedKeyPaths, delivery: ViewDelivery,
         object: Observed, block: @escaping (ObjectChange<Observed>) -> Void
     ) {
         self.id = id
         self.binding = binding
         self.key = key
-        self.observedProperties = observedProperties
+        self.observed = observed
         self.delivery = delivery
         self.target = DeliveryTarget(subject: object, block: block)
     }
@@ -32,13 +32,14 @@ final class ObjectObserver<Observed: Object>: ChangeObserver {
         let inStep = version == round.oldVersion
         let changes = inStep ? round.changes : nil
         let old = inStep ? round.old : nil
-        var changed: Set<UInt16>
+        var changed = Set<UInt16>()
         let newRecord = try round.new.record(in: binding, key: key)
         if let typeChanges = changes?.types[binding.schema.name], !typeChanges.isWholesale {
-            guard let change = typeChanges.objects[key] else { return nil }
-            changed = change.allProperties ? Set(binding.properties.map(\.schema.id)) : change.properties
+            if let change = typeChanges.objects[key] {
+                changed = change.allProperties ? Set(binding.properties.map(\.schema.id)) : change.properties
+            }
         } else if let changes, !changes.touches(binding.schema.name) {
-            return nil
+            // Nothing of its own changed; its links may reach something that did.
         } else if newRecord != nil, let oldRecord = try old?.record(in: binding, key: key) {
             changed = Set(
                 binding.properties.filter { property in
@@ -48,7 +49,13 @@ final class ObjectObserver<Observed: Object>: ChangeObserver {
         } else {
             changed = Set(binding.properties.map(\.schema.id))
         }
-        if let observedProperties { changed.formIntersection(observedProperties) }
+        if let changes, newRecord != nil {
+            for source in try observed.linkingSources(of: changes, in: round.new, binding: binding)
+            where source.key == key {
+                changed.insert(source.propertyID)
+            }
+        }
+        if let properties = observed.properties { changed.formIntersection(properties) }
         let deleted = newRecord == nil
         isDeleted = deleted
         if !deleted && (changed.isEmpty || round.silenced.contains(id)) { return nil }

@@ -15,8 +15,10 @@ extension Results {
     /// A commit that changes no object the query reads calls nothing. Keep the token: delivery
     /// stops when it is invalidated or released.
     ///
-    /// - Parameter keyPaths: property names; when given, a change to other properties of an
-    ///   object that stays in place is not reported.
+    /// - Parameter keyPaths: property names, or a link and a property of what it reaches
+    ///   (`"author.name"`); when given, a change to anything else of an object that stays in
+    ///   place is not reported. Without them, every property counts, and so does any change to
+    ///   an object one link away.
     /// - Throws: ``ObjDBError/noDeliveryQueue(operation:)`` when the view has no queue,
     ///   ``ObjDBError/wrongThread(operation:expected:)`` off the view's queue or thread,
     ///   ``ObjDBError/frozen(operation:)``, ``ObjDBError/unknownProperty(type:property:)``.
@@ -62,7 +64,7 @@ extension Results {
     /// Iterate it from any task; the sequence ends when the iterating task is cancelled.
     public var changes: AsyncStream<CollectionChange<FrozenResults<Element>>> {
         let database = context.database
-        let differ = ResultsDiffer(binding: binding, spec: spec, database: database, observedProperties: nil)
+        let differ = ResultsDiffer(binding: binding, spec: spec, database: database)
         let (stream, continuation) = AsyncStream<CollectionChange<FrozenResults<Element>>>.makeStream(
             bufferingPolicy: .unbounded)
         let notifier = database.notifier
@@ -80,28 +82,15 @@ extension Results {
         let context = results.context
         guard !context.isFrozen else { throw ObjDBError.frozen(operation: "observe") }
         let database = context.database
-        let observed = try keyPaths.map { try binding.propertyIDs(named: $0) }
-        let differ = ResultsDiffer(binding: binding, spec: spec, database: database, observedProperties: observed)
+        let differ = ResultsDiffer(
+            binding: binding, spec: spec, database: database,
+            observed: try ObservedKeyPaths(keyPaths: keyPaths, binding: binding, database: database))
         let delivery = context.deliveryOrMake(queue: queue)
         let notifier = database.notifier
         let observer = ResultsObserver(
             id: notifier.makeID(), differ: differ, delivery: delivery, results: results, block: block)
         let isActive = observer.isActive
         return notifier.add(observer) { isActive.clear() }
-    }
-}
-
-extension TypeBinding {
-    /// The IDs of the properties named in `keyPaths` (a dotted path counts as its first property).
-    func propertyIDs(named keyPaths: [String]) throws -> Set<UInt16> {
-        try Set(
-            keyPaths.map { path in
-                let name = String(path.split(separator: ".").first ?? "")
-                guard let property = self[name] else {
-                    throw ObjDBError.unknownProperty(type: schema.name, property: name)
-                }
-                return property.schema.id
-            })
     }
 }
 

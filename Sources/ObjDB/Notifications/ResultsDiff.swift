@@ -18,7 +18,7 @@ struct ResultsDiff {
 /// With the change log, only the changed objects are looked at: each is located in the old
 /// keys by binary search (ordered as the query orders them: sort values, then table key),
 /// tested against the filter in the new snapshot, and put back by binary search. That costs
-/// O(k log n) lookups for k changed objects plus one pass to copy the key array. Queries whose
+/// O(k log n) lookups for k changed objects, editing only the key chunks it touches. Queries whose
 /// answer other changed types can alter (a filter or sort through a link), queries with a
 /// limit or `distinct`, and changes too large for the log run the query again and compare
 /// whole key lists instead (O(n)).
@@ -27,14 +27,18 @@ struct ResultsDiffer {
     let spec: QuerySpec
     /// The types whose changes can alter the results.
     let readTypes: Set<String>
-    /// The properties whose changes count as modifications; `nil` for all.
-    let observedProperties: Set<UInt16>?
+    /// What counts as a modification.
+    let observed: ObservedKeyPaths
 
-    init(binding: TypeBinding, spec: QuerySpec, database: Database, observedProperties: Set<UInt16>?) {
+    /// The properties whose changes count as modifications; `nil` for all.
+    var observedProperties: Set<UInt16>? { observed.properties }
+
+    /// A differ reporting changes to what `observed` names (every property and linked object by default).
+    init(binding: TypeBinding, spec: QuerySpec, database: Database, observed: ObservedKeyPaths? = nil) {
         self.binding = binding
         self.spec = spec
         self.readTypes = spec.readTypes(from: binding, in: database)
-        self.observedProperties = observedProperties
+        self.observed = observed ?? .everything(of: binding, in: database)
     }
 
     /// The keys the query selects in `context`.
@@ -53,6 +57,30 @@ struct ResultsDiffer {
     ///   - old: a context at the old version, if still held.
     func diff(from oldKeys: KeyChunks, changes: ChangeSet?, old: StoreContext?, new: StoreContext) throws
         -> ResultsDiff?
+    {
+        let ownDiff = try diffOfReadTypes(from: oldKeys, changes: changes, old: old, new: new)
+        guard let changes, !observed.links.isEmpty else { return ownDiff }
+        // Objects whose links reach a changed object: modified, unless they moved or are new.
+        let linking = try observed.linkingSources(of: changes, in: new, binding: binding)
+        guard !linking.isEmpty else { return ownDiff }
+        var diff = ownDiff ?? ResultsDiff(newKeys: oldKeys)
+        let order = QueryOrder(binding: binding, spec: spec, context: new)
+        var modifications = Set(diff.modifications)
+        let inserted = Set(diff.insertions)
+        for source in linking {
+            if let position = try Self.index(of: source.key, in: diff.newKeys, by: { try order.precedes($0, $1) }),
+                !inserted.contains(position)
+            {
+                modifications.insert(position)
+            }
+        }
+        diff.modifications = modifications.sorted()
+        return diff
+    }
+
+    /// The diff as far as the types the query reads go; `nil` when none of them changed.
+    private func diffOfReadTypes(from oldKeys: KeyChunks, changes: ChangeSet?, old: StoreContext?, new: StoreContext)
+        throws -> ResultsDiff?
     {
         if let changes, readTypes.allSatisfy({ !changes.touches($0) }) { return nil }
         let own = changes?.types[binding.schema.name]

@@ -54,9 +54,8 @@ public struct FrozenResults<Element: Object>: RandomAccessCollection, Sendable {
         let binding = view.context.database.bindingsForFrozen(Element.self)
         do {
             if let binding {
-                keys = try ResultsDiffer(
-                    binding: binding, spec: spec, database: view.context.database, observedProperties: nil
-                ).keys(in: view.context)
+                keys = try ResultsDiffer(binding: binding, spec: spec, database: view.context.database)
+                    .keys(in: view.context)
             } else {
                 keys = KeyChunks()
             }

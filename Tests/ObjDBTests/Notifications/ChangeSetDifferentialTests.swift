@@ -145,7 +145,7 @@ struct ChangeSetDifferentialTests {
         spec.sorts = query.sorts
         return ResultsDiffer(
             binding: binding, spec: spec, database: database,
-            observedProperties: try query.observed.map { try binding.propertyIDs(named: $0) })
+            observed: try ObservedKeyPaths(keyPaths: query.observed, binding: binding, database: database))
     }
 
     /// Values and labels only ever move forward with `step`, so a property written twice between

@@ -90,3 +90,16 @@ final class Held<Value>: @unchecked Sendable {
     var value: Value?
     init(_ value: Value? = nil) { self.value = value }
 }
+
+/// Linked models: a change to an author is a change to the posts that link to it.
+final class Author: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var age = 0
+}
+
+final class Post: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var title = ""
+    @Persisted var author: Author?
+}
