@@ -11,6 +11,8 @@ struct ChangeRecorder {
     static let maximumEntries = 10_000
 
     private(set) var types: [String: RecordedTypeChanges] = [:]
+    /// Whether to record: only while someone watches the store (``ChangeWatch``).
+    var isEnabled = true
 
     var isEmpty: Bool { types.isEmpty }
 
@@ -28,6 +30,7 @@ struct ChangeRecorder {
 
     /// Marks every object of `type` as possibly changed (a migration, a bulk rewrite).
     mutating func recordWholesaleChange(of type: String) {
+        guard isEnabled else { return }
         types[type, default: RecordedTypeChanges()].markWholesale()
     }
 
@@ -45,6 +48,7 @@ struct ChangeRecorder {
     private mutating func append(
         _ kind: ObjectChangeKind, key: UnsafeRawBufferPointer, properties: [UInt16], in type: String
     ) {
+        guard isEnabled else { return }
         types[type, default: RecordedTypeChanges()].append(kind, key: key, properties: properties)
     }
 }

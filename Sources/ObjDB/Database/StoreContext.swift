@@ -127,6 +127,8 @@ final class StoreContext {
         generation &+= 1
         transaction = try database.environment.beginWrite()
         WritingThread.enter(database.environment)
+        // Asked under the write lock: a watcher that appears later waits for this write to end.
+        changes.isEnabled = database.environment.changeWatch.isWatched
         try checkSchemaIsCurrent()
     }
 

@@ -62,6 +62,8 @@ final class ChangeNotifier: @unchecked Sendable {
     // Notifier thread.
     private var snapshot: StoreContext?
     private var version: Int?
+    /// Whether every commit since this notifier started watching is in the log (see ``ChangeWatch``).
+    private var logIsComplete = false
 
     init(path: String, interval: Duration) {
         self.path = path
@@ -152,6 +154,10 @@ final class ChangeNotifier: @unchecked Sendable {
     // MARK: - The notifier thread
 
     private func loop(waiter: CommitWaiter) {
+        let environment = lock.withLock { database?.environment }
+        let watching = environment.flatMap { try? $0.startWatchingChanges() }
+        logIsComplete = watching == true
+        defer { if watching != nil { environment?.stopWatchingChanges() } }
         while true {
             let stopped = lock.withLock { isStopped }
             if stopped { break }
@@ -184,7 +190,7 @@ final class ChangeNotifier: @unchecked Sendable {
             let newVersion = transaction.id
             if !hasNew, newVersion == version { return }
             var changes: ChangeSet?
-            if let version, let log = database.changeLog, let meta = database.meta {
+            if logIsComplete, let version, let log = database.changeLog, let meta = database.meta {
                 changes = try? ChangeLog.changes(after: version, in: transaction, log: log, meta: meta)
             }
             let round = NotificationRound(

@@ -32,6 +32,8 @@ package final class Environment: @unchecked Sendable {
 
     let pointer: OpaquePointer
     let gate: Mutex<TransactionGate>
+    /// Whether anyone watches the store's changes (so writes log them).
+    let changeWatch: ChangeWatch
     let databases = Mutex<[String: DatabaseHandle]>([:])
 
     /// Opens the store at `path`, or returns the environment this process already has open for it.
@@ -115,10 +117,12 @@ package final class Environment: @unchecked Sendable {
             throw error
         }
         pointer = env
+        changeWatch = ChangeWatch(lockFilePath: path + "-lock")
     }
 
     deinit {
         mdb_env_close(pointer)
+        changeWatch.close()
     }
 
     /// Flushes buffered commits to disk; needed only with ``EnvironmentOptions/Durability/processCrashOnly``.

@@ -22,7 +22,7 @@ struct ChangeSetDifferentialTests {
     @Test(arguments: [1, 2, 3])
     func changeSetsTurnTheOldResultsIntoTheNew(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
-        let database = try counterStore(directory)
+        let database = try watchedCounterStore()
         var checked = 0
         var step = 0
         for _ in 0..<60 {
@@ -65,7 +65,7 @@ struct ChangeSetDifferentialTests {
     }
 
     @Test func aRolledBackWriteLogsNothing() throws {
-        let database = try counterStore(directory)
+        let database = try watchedCounterStore()
         try database.write { try $0.create(Counter.self, value: ["id": 1]) }
         let old = try snapshot(database)
         struct Abort: Error {}
@@ -80,7 +80,7 @@ struct ChangeSetDifferentialTests {
     }
 
     @Test func theLogNamesInsertedModifiedAndDeletedObjectsWithTheirProperties() throws {
-        let database = try counterStore(directory)
+        let database = try watchedCounterStore()
         try database.write { transaction in
             try transaction.create(Counter.self, value: ["id": 1])
             try transaction.create(Counter.self, value: ["id": 2])
@@ -108,8 +108,15 @@ struct ChangeSetDifferentialTests {
         #expect(changes.types["Unrelated"] == nil)
     }
 
-    @Test func theLogIsTrimmedOnceNoReaderNeedsIt() throws {
+    @Test func writesNobodyWatchesKeepNoLog() throws {
         let database = try counterStore(directory)
+        for id in 0..<5 { try database.write { try $0.create(Counter.self, value: ["id": id]) } }
+        let entries = try database.environment.read { try ChangeLog.extent(in: $0, log: database.changeLog!).entries }
+        #expect(entries == 0)
+    }
+
+    @Test func theLogIsTrimmedOnceNoReaderNeedsIt() throws {
+        let database = try watchedCounterStore()
         for id in 0..<(ChangeLog.trimInterval * 2) {
             try database.write { try $0.create(Counter.self, value: ["id": id]) }
         }
@@ -127,6 +134,13 @@ struct ChangeSetDifferentialTests {
     }
 
     // MARK: - Helpers
+
+    /// A store whose writes keep the change log: as when an observer watches it.
+    private func watchedCounterStore() throws -> Database {
+        let database = try counterStore(directory)
+        #expect(try database.environment.startWatchingChanges())
+        return database
+    }
 
     private func snapshot(_ database: Database) throws -> StoreContext {
         let view = try database.view()

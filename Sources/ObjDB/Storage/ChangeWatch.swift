@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Whether anyone, in any process, watches the store for changes: only then do writes keep a
+/// change log, which costs a commit one more B-tree page.
+///
+/// A watching process holds a shared `fcntl` lock on one byte of the lock file, far past the
+/// bytes LMDB locks (it locks byte 0 and a byte per process ID); a writer asks, inside its
+/// write transaction, whether another process holds it. The kernel drops the lock when a
+/// process dies. A new watcher, after taking the lock, waits for the write in progress (by
+/// beginning and ending a write transaction) before it reads its first snapshot, so every
+/// commit after that snapshot finds the lock and is logged.
+final class ChangeWatch: Sendable {
+    /// The lock file's byte that watchers lock: beyond any process ID LMDB locks.
+    static let watchedByte: off_t = 1 << 40
+
+    private let descriptor: Int32
+    private let localWatchers = Atomic<Int>(0)
+    private let locking = Mutex(())
+
+    init(lockFilePath: String) {
+        descriptor = open(lockFilePath, O_RDONLY | O_CLOEXEC)
+    }
+
+    /// Closes the descriptor: call only after LMDB closed the environment, because closing any
+    /// descriptor of a file drops every `fcntl` lock this process holds on it, LMDB's too.
+    func close() {
+        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+    }
+
+    /// Whether a commit now must log its changes.
+    var isWatched: Bool {
+        if localWatchers.load(ordering: .acquiring) > 0 { return true }
+        // Without the lock file no one can announce themselves: log, to be safe.
+        guard descriptor >= 0 else { return true }
+        var probe = Self.lock(F_WRLCK)
+        guard fcntl(descriptor, F_GETLK, &probe) == 0 else { return true }
+        return probe.l_type != Int16(F_UNLCK)
+    }
+
+    /// Announces a watcher in this process.
+    ///
+    /// - Returns: whether other processes can see it (the lock was taken); when not, their
+    ///   commits may go unlogged, and the watcher must not trust the log.
+    func start() -> Bool {
+        locking.withLock { _ in
+            let wasWatched = localWatchers.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue > 0
+            guard descriptor >= 0 else { return false }
+            if wasWatched { return true }
+            var lock = Self.lock(F_RDLCK)
+            return fcntl(descriptor, F_SETLK, &lock) == 0
+        }
+    }
+
+    /// Withdraws a watcher started by ``start()``.
+    func stop() {
+        locking.withLock { _ in
+            let remaining = localWatchers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue
+            guard remaining == 0, descriptor >= 0 else { return }
+            var lock = Self.lock(F_UNLCK)
+            _ = fcntl(descriptor, F_SETLK, &lock)
+        }
+    }
+
+    private static func lock(_ type: Int32) -> flock {
+        var lock = flock()
+        lock.l_type = Int16(type)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = watchedByte
+        lock.l_len = 1
+        return lock
+    }
+}
+
+extension Environment {
+    /// Announces a watcher and waits out the write in progress, so every later commit logs.
+    ///
+    /// - Returns: whether commits by other processes will log too (see ``ChangeWatch/start()``).
+    func startWatchingChanges() throws -> Bool {
+        let visible = changeWatch.start()
+        // Any writer that looked before the lock was taken holds LMDB's write lock until it commits.
+        let barrier = try beginWrite()
+        barrier.abort()
+        return visible
+    }
+
+    func stopWatchingChanges() {
+        changeWatch.stop()
+    }
+}
