@@ -28,11 +28,6 @@ struct ChangeRecorder {
         append(.deleted, key: key, properties: [], in: type)
     }
 
-    /// Marks every object of `type` as possibly changed (a migration, a bulk rewrite).
-    mutating func recordWholesaleChange(of type: String) {
-        guard isEnabled else { return }
-        types[type, default: RecordedTypeChanges()].markWholesale()
-    }
 
     /// Where the recording stands, to return to when a nested write rolls back.
     var checkpoint: [String: RecordedTypeChanges] { types }

@@ -58,8 +58,4 @@ struct LoggedObjectChange: Equatable {
     /// Whether every property must be taken as changed.
     var allProperties: Bool
 
-    /// Whether the property with `id` may have changed.
-    func changed(_ id: UInt16) -> Bool {
-        allProperties || properties.contains(id)
-    }
 }

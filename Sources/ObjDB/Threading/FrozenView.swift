@@ -51,7 +51,7 @@ public struct FrozenResults<Element: Object>: RandomAccessCollection, Sendable {
 
     init(view: FrozenView, spec: QuerySpec) {
         self.view = view
-        let binding = view.context.database.bindingsForFrozen(Element.self)
+        let binding = view.context.database.knownBinding(Element.self)
         do {
             if let binding {
                 keys = try ResultsDiffer(binding: binding, spec: spec, database: view.context.database)
@@ -77,7 +77,7 @@ public struct FrozenResults<Element: Object>: RandomAccessCollection, Sendable {
     /// The object at `position`.
     public subscript(position: Int) -> Frozen<Element> {
         let context = view.context
-        guard let binding = context.database.bindingsForFrozen(Element.self),
+        guard let binding = context.database.knownBinding(Element.self),
             let key = binding.objectKey(fromTableKey: keys[position])
         else {
             preconditionFailure("\(Element.self) is not one of the database's model classes.")
@@ -89,7 +89,7 @@ public struct FrozenResults<Element: Object>: RandomAccessCollection, Sendable {
 
 extension Database {
     /// The binding of a model class, or `nil` when the database was not opened with it.
-    func bindingsForFrozen(_ type: ObjectBase.Type) -> TypeBinding? {
+    func knownBinding(_ type: ObjectBase.Type) -> TypeBinding? {
         try? binding(for: type)
     }
 }
