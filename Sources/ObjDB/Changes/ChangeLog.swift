@@ -85,6 +85,8 @@ enum ChangeLog {
 
     /// Deletes the entries at or before the oldest version any reader reads.
     private static func trim(in transaction: Transaction, log: DatabaseHandle, meta: DatabaseHandle) throws {
+        // An empty log (nobody watches) has nothing to trim: skip reading the reader table.
+        guard try transaction.statistics(of: log).entries > 0 else { return }
         let readers = try transaction.environment.info().readers.map(\.transactionID)
         // No reader: nothing older than the commit being written can be needed.
         let oldestNeeded = UInt64(readers.min() ?? (transaction.id - 1))
