@@ -24,8 +24,12 @@ public struct Configuration: @unchecked Sendable {
     public var readOnly = false
     /// The most read transactions open at once, across processes (LMDB's reader table).
     public var maxReaders: UInt32 = 126
-    /// The map size a new store starts with, in bytes; the map then grows geometrically.
-    public var initialMapSize = 16 << 20
+    /// The map size a new store starts with, in bytes (1 GiB); the map then grows geometrically.
+    ///
+    /// The map only reserves address space: the file grows as pages are written. Growing it
+    /// needs a moment with no read transaction open in the process, which never comes while a
+    /// view is observed, so an app that observes a store larger than this should raise it.
+    public var initialMapSize = 1 << 30
     /// The largest the store may grow, in bytes.
     public var maxMapSize = 1 << 40
     /// Whether a commit survives a power loss (`true`) or only a crash of the process.

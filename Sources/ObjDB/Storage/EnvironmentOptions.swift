@@ -6,8 +6,10 @@ package struct EnvironmentOptions: Sendable, Hashable {
     /// Creates the file when it does not exist (never in read-only mode).
     package var createIfMissing = true
 
-    /// The map size a new store starts with; the map then grows geometrically.
-    package var initialMapSize = 16 << 20
+    /// The map size a new store starts with; the map then grows geometrically. 1 GiB: the map
+    /// only reserves address space (the file grows as pages are written), and growing needs a
+    /// moment with no read transaction open in the process, which observed views never give.
+    package var initialMapSize = 1 << 30
 
     /// The largest the map may grow to. A write that needs more fails with
     /// ``ObjDBError/mapFull(path:mapSize:maxMapSize:openReaders:)``.

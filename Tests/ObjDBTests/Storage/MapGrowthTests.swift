@@ -100,7 +100,7 @@ struct MapGrowthTests {
     @Test func aMapGrownByAnotherProcessIsAdopted() throws {
         let (environment, records) = try makeStore(in: directory, options: tinyMap(256 << 10))
         try writeBlock(environment, records, prefix: "mine", count: 10, size: 10)
-        // The child opens with the default 16 MiB map and writes far more than 256 KiB.
+        // The child opens with the default map (1 GiB) and writes far more than 256 KiB.
         let child = try run("objdb-test-child", ["write", directory.store(), "child", "40000"])
         #expect(child.status == 0, "\(child.error)")
         let entries = try environment.read { transaction in
