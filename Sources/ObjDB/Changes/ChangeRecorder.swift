@@ -28,7 +28,6 @@ struct ChangeRecorder {
         append(.deleted, key: key, properties: [], in: type)
     }
 
-
     /// Where the recording stands, to return to when a nested write rolls back.
     var checkpoint: [String: RecordedTypeChanges] { types }
 
