@@ -89,14 +89,7 @@ struct Report {
         }
         sizeRow += [sizeRatio("raw-lmdb"), sizeRatio("sqlite")]
         rows.append(sizeRow)
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for row in rows {
-            lines.append(
-                row.enumerated().map { column, cell in
-                    let padding = String(repeating: " ", count: widths[column] - cell.count)
-                    return column == 0 ? cell + padding : padding + cell
-                }.joined(separator: "  "))
-        }
+        lines += aligned(rows)
         if !notifications.isEmpty {
             lines += [""] + notificationTable()
         }
@@ -136,17 +129,10 @@ struct Report {
             rows.append([
                 "\(measurement.objects) tweets", String(measurement.matching), String(format: "%.1f", latency * 1e6),
                 String(format: "%.1f", changeSet * 1e6), String(format: "%.1f", rerun * 1e6),
-                String(format: "%.3f×", latency / rerun), String(format: "%.3f×", changeSet / rerun),
+                String(format: "%.4f×", latency / rerun), String(format: "%.4f×", changeSet / rerun),
             ])
         }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for row in rows {
-            lines.append(
-                row.enumerated().map { column, cell in
-                    let padding = String(repeating: " ", count: widths[column] - cell.count)
-                    return column == 0 ? cell + padding : padding + cell
-                }.joined(separator: "  "))
-        }
+        lines += aligned(rows)
         return lines
     }
 
@@ -228,4 +214,16 @@ func growthTable(_ reports: [(Int, Report)], engines: [String]) -> String {
             }.joined(separator: "  "))
     }
     return lines.joined(separator: "\n")
+}
+
+/// Table rows padded to their columns' widths: the first column left-aligned, the others right-aligned.
+private func aligned(_ rows: [[String]]) -> [String] {
+    let columns = rows.map(\.count).max() ?? 0
+    let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+    return rows.map { row in
+        row.enumerated().map { column, cell in
+            let padding = String(repeating: " ", count: widths[column] - cell.count)
+            return column == 0 ? cell + padding : padding + cell
+        }.joined(separator: "  ")
+    }
 }
