@@ -38,6 +38,34 @@ extension ObjectObservable where Self: Object {
         return notifier.add(observer) { isActive.clear() }
     }
 
+    /// The object's changes as an async sequence of frozen copies: a `.change` after each commit
+    /// that changes it (or an object one link away), and `.deleted`, the last element, when it
+    /// is deleted.
+    ///
+    /// ```swift
+    /// for await change in user.changes {
+    ///     if case .change(let user, let properties) = change { print(user.screenName, properties.map(\.name)) }
+    /// }
+    /// ```
+    ///
+    /// Iterate it from any task; it ends when the iterating task is cancelled. An unmanaged or
+    /// deleted object gives a sequence that ends at once.
+    public var changes: AsyncStream<ObjectChange<Frozen<Self>>> {
+        let (stream, continuation) = AsyncStream<ObjectChange<Frozen<Self>>>.makeStream(bufferingPolicy: .unbounded)
+        guard let accessor, accessor.owner == nil, accessor.isValid else {
+            continuation.finish()
+            return stream
+        }
+        let database = accessor.context.database
+        let notifier = database.notifier
+        let observer = ObjectStreamObserver<Self>(
+            id: notifier.makeID(), binding: accessor.binding, key: accessor.key, objectKey: accessor.objectKey,
+            database: database, continuation: continuation)
+        let token = notifier.add(observer)
+        continuation.onTermination = { _ in token.invalidate() }
+        return stream
+    }
+
     /// An immutable copy of the object at its view's version, readable from any thread.
     ///
     /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object;

@@ -32,7 +32,7 @@ struct LinkedChangeTests {
                 if case .update(_, _, _, let modifications) = change { inbox.append(modifications) }
             }
         }
-        Thread.sleep(forTimeInterval: 0.1)
+        database.notifier.runRound()  // the observer has had its first round
         return (token, inbox)
     }
 
@@ -77,7 +77,7 @@ struct LinkedChangeTests {
                 if case .change(_, let properties) = change { inbox.append(properties.map(\.name)) }
             }
         }
-        Thread.sleep(forTimeInterval: 0.1)
+        database.notifier.runRound()  // the observer has had its first round
         try rename(database, author: 20, to: "not linked from post 1")
         try rename(database, author: 10, to: "linked")
         #expect(inbox.wait(for: 1) == [["author"]])

@@ -164,6 +164,22 @@ func syncWrite(_ database: Database, _ body: (WriteTransaction) throws -> Void) 
 struct ObjectNotificationTests {
     let directory = TemporaryDirectory()
 
+    @Test func anObjectsChangesAreAnAsyncSequenceEndingWithItsDeletion() async throws {
+        let database = try counterStore(directory)
+        try syncWrite(database) { try $0.create(Counter.self, value: ["id": 1, "value": 1]) }
+        let stream = try database.view().object(ofType: Counter.self, forPrimaryKey: 1)!.changes
+        var iterator = stream.makeAsyncIterator()
+        // The sequence starts with the notifier's next round: wait for it before writing.
+        #expect(database.notifier.runRound())
+        try await database.write { $0.object(ofType: Counter.self, forPrimaryKey: 1)!.value = 2 }
+        guard case .change(let frozen, let properties)? = await iterator.next() else { throw TestFailure("no change") }
+        #expect(frozen.value == 2)
+        #expect(properties.map(\.name) == ["value"])
+        try await database.write { try $0.delete($0.object(ofType: Counter.self, forPrimaryKey: 1)!) }
+        guard case .deleted? = await iterator.next() else { throw TestFailure("no deletion") }
+        #expect(await iterator.next() == nil)
+    }
+
     @Test func anObjectObserverHearsChangedPropertiesThenDeletion() throws {
         let database = try counterStore(directory)
         try database.write { try $0.create(Counter.self, value: ["id": 1, "value": 1]) }
@@ -182,7 +198,7 @@ struct ObjectNotificationTests {
                 }
             }
         }
-        Thread.sleep(forTimeInterval: 0.1)
+        database.notifier.runRound()  // the observer has had its first round
         try database.write { $0.object(ofType: Counter.self, forPrimaryKey: 1)!.value = 2 }
         #expect(inbox.wait(for: 1).first?.count == 1)
         #expect(inbox.values.first?.first?.hasPrefix("value") == true)
@@ -202,7 +218,7 @@ struct ObjectNotificationTests {
                 if case .change(_, let properties) = $0 { inbox.append(properties.map(\.name)) }
             }
         }
-        Thread.sleep(forTimeInterval: 0.1)
+        database.notifier.runRound()  // the observer has had its first round
         try database.write { $0.object(ofType: Counter.self, forPrimaryKey: 1)!.value = 5 }
         try database.write { $0.object(ofType: Counter.self, forPrimaryKey: 1)!.label = "x" }
         #expect(inbox.wait(for: 1) == [["label"]])
