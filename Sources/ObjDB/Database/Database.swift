@@ -137,10 +137,17 @@ extension Database {
     public func write<Result>(withoutNotifying tokens: [NotificationToken], _ body: (WriteTransaction) throws -> Result)
         throws -> Result
     {
+        // Commits before this one get their own round first, so the silenced round holds only this one.
+        notifier.runRound()
         let context = StoreContext(database: self)
         context.silencedObservers = Set(tokens.map(\.observerID))
         try context.beginWrite()
-        return try WriteTransaction(context: context).run(body)
+        let result = try WriteTransaction(context: context).run(body)
+        // A snapshot of exactly this commit, for a round of its own (unless another commit already followed).
+        if let committed = context.committedVersion, let snapshot = try? environment.beginRead() {
+            if snapshot.id == committed { notifier.runRound(using: snapshot) } else { snapshot.abort() }
+        }
+        return result
     }
 
     /// Runs `body` in a write transaction that commits when `body` returns and rolls back when it throws.

@@ -27,6 +27,8 @@ final class StoreContext {
     let isFrozen: Bool
     /// Where notifications for this context's observers are delivered, once one observes.
     var delivery: ViewDelivery?
+    /// The version the last commit through this context made.
+    private(set) var committedVersion: Int?
     /// Observers this write's commit must not notify (``Database/write(withoutNotifying:_:)``).
     var silencedObservers: Set<Int> = []
     /// Where the view reading through this context may be used.
@@ -163,7 +165,9 @@ final class StoreContext {
                 try ChangeLog.write(changes, in: transaction, log: log, meta: meta)
             }
             database.notifier.silence(version: transaction.id, observerIDs: silencedObservers)
+            let version = transaction.id
             try transaction.commit()
+            committedVersion = version
         } catch {
             cancelWrite()
             throw error

@@ -58,6 +58,8 @@ final class ChangeNotifier: @unchecked Sendable {
     private var completedRounds = 0
     private var waiter: CommitWaiter?
     private var isStopped = false
+    /// A snapshot the next round must use instead of the latest (``runRound(using:)``).
+    private var providedSnapshot: Transaction?
 
     // Notifier thread.
     private var snapshot: StoreContext?
@@ -127,8 +129,16 @@ final class ChangeNotifier: @unchecked Sendable {
     /// Runs a round that starts after this call and waits for it (up to `timeout`).
     @discardableResult
     func runRound(timeout: Duration = .seconds(10)) -> Bool {
+        runRound(using: nil, timeout: timeout)
+    }
+
+    /// Runs a round that reads `snapshot` (a read transaction this caller began) instead of the
+    /// latest version, and waits for it: a silenced commit gets a round of its own this way.
+    @discardableResult
+    func runRound(using snapshot: Transaction?, timeout: Duration = .seconds(10)) -> Bool {
         guard isStarted.load(ordering: .acquiring) else { return true }
         let target = lock.withLock {
+            if let snapshot { providedSnapshot = snapshot }
             requestedRounds += 1
             return requestedRounds
         }
@@ -168,7 +178,10 @@ final class ChangeNotifier: @unchecked Sendable {
     }
 
     private func runRound() {
-        let (active, serving) = lock.withLock { (observers, requestedRounds) }
+        let (active, serving, provided) = lock.withLock {
+            defer { providedSnapshot = nil }
+            return (observers, requestedRounds, providedSnapshot)
+        }
         defer {
             lock.withLock {
                 completedRounds = max(completedRounds, serving)
@@ -181,9 +194,11 @@ final class ChangeNotifier: @unchecked Sendable {
             return
         }
         let hasNew = active.values.contains { $0.isNew }
-        if !hasNew, let version, (try? database.environment.lastTransactionID()) == version { return }
+        // A provided snapshot older than the last round's is of no use: rounds only move forward.
+        let usable = provided.flatMap { provided in version.map { provided.id > $0 } ?? true ? provided : nil }
+        if usable == nil, !hasNew, let version, (try? database.environment.lastTransactionID()) == version { return }
         do {
-            let transaction = try database.environment.beginRead()
+            let transaction = try usable ?? database.environment.beginRead()
             try database.warm(transaction)
             transaction.isShared = true
             let new = StoreContext(database: database, frozenAt: transaction)

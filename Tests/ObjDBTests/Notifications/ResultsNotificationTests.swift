@@ -130,6 +130,21 @@ struct ResultsNotificationTests {
         withExtendedLifetime((silencedToken, otherToken)) {}
     }
 
+    @Test func aSilencedWriteRightAfterAnotherIsNotFoldedIntoIt() throws {
+        let database = try counterStore(directory)
+        let (token, inbox) = try observeCounters(in: database)
+        inbox.wait(for: 1)
+        try database.write { try $0.create(Counter.self, value: ["id": 1]) }
+        try database.write(withoutNotifying: [token]) { try $0.create(Counter.self, value: ["id": 2]) }
+        try database.write { try $0.create(Counter.self, value: ["id": 3]) }
+        let deliveries = inbox.wait(for: 3)
+        #expect(
+            deliveries.dropFirst() == [
+                Delivery(isInitial: false, ids: [1], insertions: [0]),
+                Delivery(isInitial: false, ids: [1, 2, 3], insertions: [2]),
+            ])
+    }
+
     @Test func resultsObservedOnTheirQueueAreLiveAfterEachDelivery() throws {
         let database = try counterStore(directory)
         let queue = DispatchQueue(label: "observer")
