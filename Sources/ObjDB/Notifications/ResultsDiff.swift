@@ -25,8 +25,13 @@ struct ResultsDiff {
 struct ResultsDiffer {
     let binding: TypeBinding
     let spec: QuerySpec
-    /// The types whose changes can alter the results.
+    /// The types whose changes can alter the results: its own, and those reached through links.
     let readTypes: Set<String>
+    /// The types the query reaches through a link or linking objects (its own type too, when a
+    /// link leads back to it): a change to one can move objects whose records did not change.
+    let linkedTypes: Set<String>
+    /// Whether a sort reads through a link: then unchanged records may still move.
+    let sortsThroughLinks: Bool
     /// What counts as a modification.
     let observed: ObservedKeyPaths
 
@@ -37,7 +42,9 @@ struct ResultsDiffer {
     init(binding: TypeBinding, spec: QuerySpec, database: Database, observed: ObservedKeyPaths? = nil) {
         self.binding = binding
         self.spec = spec
-        self.readTypes = spec.readTypes(from: binding, in: database)
+        self.linkedTypes = spec.linkedTypes(from: binding, in: database)
+        self.readTypes = linkedTypes.union([binding.schema.name])
+        self.sortsThroughLinks = spec.sorts.contains { $0.keyPath.contains(".") }
         self.observed = observed ?? .everything(of: binding, in: database)
     }
 
@@ -84,10 +91,8 @@ struct ResultsDiffer {
     {
         if let changes, readTypes.allSatisfy({ !changes.touches($0) }) { return nil }
         let own = changes?.types[binding.schema.name]
-        let othersChanged = changes.map { changes in
-            readTypes.contains { $0 != binding.schema.name && changes.touches($0) }
-        }
-        if let changes, let own, !own.isWholesale, othersChanged == false, spec.limit == nil,
+        let linkedChanged = changes.map { changes in linkedTypes.contains { changes.touches($0) } }
+        if let changes, let own, !own.isWholesale, linkedChanged == false, spec.limit == nil,
             spec.distinctPaths.isEmpty, spec.sorts.isEmpty || old != nil,
             changes.touches(binding.schema.name)
         {
@@ -180,9 +185,11 @@ struct ResultsDiffer {
         // Unchanged objects keep their relative order, so they all stay; a changed one stays
         // when it still sits between the same unchanged neighbours (and, among changed ones in
         // one gap, in a longest run that kept its order). The rest moved.
+        // Sorted through a link, an object whose record did not change can still move.
         var isChanged: [Bool] = []
         for pair in common {
-            isChanged.append(try wasChanged(newKeys[pair.new], changes: changes, old: old, new: new))
+            isChanged.append(
+                try sortsThroughLinks || wasChanged(newKeys[pair.new], changes: changes, old: old, new: new))
         }
         let stays = Self.stayingPositions(common.map(\.old), isChanged: isChanged)
         var diff = ResultsDiff(newKeys: newKeys)
@@ -350,10 +357,10 @@ struct QueryOrder {
 }
 
 extension QuerySpec {
-    /// The types whose objects a query with this spec reads: its own, and those its filter,
-    /// sorts and `distinct` reach through links or linking objects.
-    func readTypes(from binding: TypeBinding, in database: Database) -> Set<String> {
-        var types: Set<String> = [binding.schema.name]
+    /// The types whose objects a query with this spec reaches through links or linking objects
+    /// (in its filter, sorts and `distinct`), its own included when a link leads back to it.
+    func linkedTypes(from binding: TypeBinding, in database: Database) -> Set<String> {
+        var types: Set<String> = []
         var paths = sorts.map { $0.keyPath.split(separator: ".").map(String.init) }
         paths += distinctPaths.map { $0.split(separator: ".").map(String.init) }
         if let filter { paths += filter.comparisonPaths }

@@ -160,7 +160,9 @@ struct QueryExecution {
                 let order = QueryOrdering.compare(left.element.1[index], right.element.1[index], sort.options)
                 if order != 0 { return sort.ascending ? order < 0 : order > 0 }
             }
-            return left.offset < right.offset
+            // Ties in table-key order, whichever path found them: live results place changed
+            // objects by the same order (`QueryOrder`).
+            return left.element.0.lexicographicallyPrecedes(right.element.0)
         }.map(\.element.0)
     }
 

@@ -103,3 +103,12 @@ final class Post: Object {
     @Persisted var title = ""
     @Persisted var author: Author?
 }
+
+/// An indexed, self-linking model: a query can reach its own type through `manager`.
+final class Employee: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(indexed: true) var age = 0
+    @Persisted var city = ""
+    @Persisted var name = ""
+    @Persisted var manager: Employee?
+}
