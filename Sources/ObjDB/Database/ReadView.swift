@@ -56,14 +56,16 @@ public final class ReadView {
     public func refresh() throws {
         try context.confinement.check("refresh")
         guard !context.isWriting else { return }
+        // Checked before letting go of the snapshot: a refused refresh leaves the view as it was.
+        try context.database.checkLiveVersions()
         if let delivery = context.delivery {
             // The notifier moves an observed view, so its observers hear of every change it sees.
             context.database.notifier.runRound()
             delivery.drain()
-            return
+            // A view whose observers are all gone is no longer moved by the notifier.
+            if delivery.hasPending || context.database.notifier.hasObservers(of: delivery) { return }
         }
         context.refresh()
-        try context.database.checkLiveVersions()
         _ = try context.readTransaction()
     }
 

@@ -109,6 +109,12 @@ final class StoreContext {
         return transaction
     }
 
+    /// The committed version the context reads: its snapshot's, or, during a write, the one the write started from.
+    func readVersion() throws -> Int {
+        let transaction = try readTransaction()
+        return transaction.isReadOnly ? transaction.id : transaction.id - 1
+    }
+
     /// The write transaction; a precondition of every write.
     func writeTransaction(_ operation: String) throws -> Transaction {
         guard let transaction, !transaction.isReadOnly else {
@@ -164,9 +170,15 @@ final class StoreContext {
             if let log = database.changeLog, let meta = database.meta {
                 try ChangeLog.write(changes, in: transaction, log: log, meta: meta)
             }
-            database.notifier.silence(version: transaction.id, observerIDs: silencedObservers)
             let version = transaction.id
-            try transaction.commit()
+            database.notifier.silence(version: version, observerIDs: silencedObservers)
+            do {
+                try transaction.commit()
+            } catch {
+                // The next write gets this version number: it must not be silenced.
+                database.notifier.silence(version: version, observerIDs: [], replacing: true)
+                throw error
+            }
             committedVersion = version
         } catch {
             cancelWrite()

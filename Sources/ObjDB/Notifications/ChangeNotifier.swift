@@ -16,6 +16,14 @@ struct NotificationRound {
     let changes: ChangeSet?
     /// The observers every commit of this round was made without notifying.
     let silenced: Set<Int>
+    /// The folded change log from a version before `oldVersion` (an observer that missed rounds)
+    /// to `newVersion`; `nil` when the log may not cover it.
+    let changesSince: (Int) -> ChangeSet?
+
+    /// The changes an observer last at `version` must apply, and the context at `version` if held.
+    func changes(forObserverAt version: Int) -> (changes: ChangeSet?, old: StoreContext?) {
+        version == oldVersion ? (changes, old) : (changesSince(version), nil)
+    }
 }
 
 /// What an observer wants done after a round.
@@ -29,9 +37,17 @@ enum ObserverOutput {
 /// An observer, as the notifier drives it. `process` runs on the notifier's thread only.
 protocol ChangeObserver: AnyObject {
     var id: Int { get }
-    /// Whether the observer has not had its first round yet.
-    var isNew: Bool { get }
+    /// The version the observer has caught up with; `nil` before its first round.
+    var version: Int? { get }
+    /// The view queue it delivers to, if any: the view moves with every round it takes part in.
+    var delivery: ViewDelivery? { get }
     func process(_ round: NotificationRound) throws -> ObserverOutput?
+    /// The notifier is going away: end any sequence the observer feeds.
+    func end()
+}
+
+extension ChangeObserver {
+    func end() {}
 }
 
 /// Runs change notification for one database: a background thread that wakes when a commit
@@ -64,8 +80,12 @@ final class ChangeNotifier: @unchecked Sendable {
     // Notifier thread.
     private var snapshot: StoreContext?
     private var version: Int?
-    /// Whether every commit since this notifier started watching is in the log (see ``ChangeWatch``).
-    private var logIsComplete = false
+    /// The environment this notifier announced itself on as a watcher (``ChangeWatch``), while it has observers.
+    private var watchedEnvironment: Environment?
+    /// Whether other processes can see the watch, so their commits are logged too.
+    private var watchIsVisible = false
+    /// The first version the log is known to cover every commit after: the first round's, once watching.
+    private var logCompleteFrom: Int?
 
     init(path: String, interval: Duration) {
         self.path = path
@@ -109,6 +129,13 @@ final class ChangeNotifier: @unchecked Sendable {
 
     func remove(_ id: Int) {
         lock.withLock { _ = observers.removeValue(forKey: id) }
+        // The next round lets go of the snapshot (and the watch) if that was the last one.
+        wake()
+    }
+
+    /// Whether any registered observer delivers to `delivery`.
+    func hasObservers(of delivery: ViewDelivery) -> Bool {
+        lock.withLock { observers.values.contains { $0.delivery === delivery } }
     }
 
     /// A commit landed in this process.
@@ -116,12 +143,16 @@ final class ChangeNotifier: @unchecked Sendable {
         if isStarted.load(ordering: .acquiring) { wake() }
     }
 
-    private func wake() {
+    func wake() {
         lock.withLock { waiter }?.wake()
     }
 
     /// The commit that made `version` must not notify `observerIDs`.
-    func silence(version: Int, observerIDs: Set<Int>) {
+    func silence(version: Int, observerIDs: Set<Int>, replacing: Bool = false) {
+        if replacing {
+            lock.withLock { _ = silenced.removeValue(forKey: version) }
+            return
+        }
         guard !observerIDs.isEmpty else { return }
         lock.withLock { silenced[version, default: []].formUnion(observerIDs) }
     }
@@ -154,20 +185,18 @@ final class ChangeNotifier: @unchecked Sendable {
 
     /// Ends the thread (the database is going away).
     func stop() {
-        lock.withLock {
+        let ended = lock.withLock {
             isStopped = true
-            observers.removeAll()
+            defer { observers.removeAll() }
+            return Array(observers.values)
         }
+        for observer in ended { observer.end() }
         wake()
     }
 
     // MARK: - The notifier thread
 
     private func loop(waiter: CommitWaiter) {
-        let environment = lock.withLock { database?.environment }
-        let watching = environment.flatMap { try? $0.startWatchingChanges() }
-        logIsComplete = watching == true
-        defer { if watching != nil { environment?.stopWatchingChanges() } }
         while true {
             let stopped = lock.withLock { isStopped }
             if stopped { break }
@@ -175,6 +204,26 @@ final class ChangeNotifier: @unchecked Sendable {
             waiter.wait()
         }
         snapshot = nil
+        stopWatching()
+    }
+
+    /// Announces this process as a watcher, so commits log their changes (waiting out the write in progress).
+    private func startWatching(_ environment: Environment) {
+        logCompleteFrom = nil
+        do {
+            watchIsVisible = try environment.startWatchingChanges()
+            watchedEnvironment = environment
+        } catch {
+            // A read-only store: no writer here to wait out, so the log is never trusted.
+            watchIsVisible = false
+        }
+    }
+
+    /// Withdraws the watch: with no observer left, commits need not log.
+    private func stopWatching() {
+        watchedEnvironment?.stopWatchingChanges()
+        watchedEnvironment = nil
+        logCompleteFrom = nil
     }
 
     private func runRound() {
@@ -191,30 +240,45 @@ final class ChangeNotifier: @unchecked Sendable {
         guard let database, !active.isEmpty else {
             snapshot = nil
             version = nil
+            stopWatching()
             return
         }
-        let hasNew = active.values.contains { $0.isNew }
+        if watchedEnvironment == nil { startWatching(database.environment) }
+        // An observer whose view has not taken its last round yet waits: a view queues one
+        // round (one pinned snapshot) at most, and catches up when it has drained.
+        let ready = active.values.filter { $0.delivery?.hasPending != true }.sorted { $0.id < $1.id }
+        let behind = ready.contains { $0.version == nil || $0.version != version }
         // A provided snapshot older than the last round's is of no use: rounds only move forward.
         let usable = provided.flatMap { provided in version.map { provided.id > $0 } ?? true ? provided : nil }
-        if usable == nil, !hasNew, let version, (try? database.environment.lastTransactionID()) == version { return }
+        if usable == nil, !behind, let version, (try? database.environment.lastTransactionID()) == version { return }
         do {
             let transaction = try usable ?? database.environment.beginRead()
             try database.warm(transaction)
             transaction.isShared = true
             let new = StoreContext(database: database, frozenAt: transaction)
             let newVersion = transaction.id
-            if !hasNew, newVersion == version { return }
-            var changes: ChangeSet?
-            if logIsComplete, let version, let log = database.changeLog, let meta = database.meta {
-                changes = try? ChangeLog.changes(after: version, in: transaction, log: log, meta: meta)
+            if !behind, newVersion == version { return }
+            if watchIsVisible, logCompleteFrom == nil { logCompleteFrom = newVersion }
+            let logFrom = logCompleteFrom
+            let changesSince = { (since: Int) -> ChangeSet? in
+                guard let logFrom, since >= logFrom, let log = database.changeLog, let meta = database.meta else {
+                    return nil
+                }
+                return try? ChangeLog.changes(after: since, in: transaction, log: log, meta: meta)
             }
             let round = NotificationRound(
                 oldVersion: version, newVersion: newVersion, old: snapshot, new: new, snapshot: transaction,
-                changes: changes, silenced: takeSilenced(after: version, through: newVersion))
+                changes: version.flatMap(changesSince), silenced: takeSilenced(after: version, through: newVersion),
+                changesSince: changesSince)
 
             var deliveries: [ObjectIdentifier: (delivery: ViewDelivery, work: [() -> Void])] = [:]
             var order: [ObjectIdentifier] = []
-            for observer in active.values.sorted(by: { $0.id < $1.id }) {
+            for observer in ready {
+                // Every observed view moves to the round's snapshot, whether or not its observers have news.
+                if let delivery = observer.delivery, deliveries[ObjectIdentifier(delivery)] == nil {
+                    deliveries[ObjectIdentifier(delivery)] = (delivery, [])
+                    order.append(ObjectIdentifier(delivery))
+                }
                 switch try? observer.process(round) {
                 case .view(let delivery, let work):
                     let id = ObjectIdentifier(delivery)
@@ -231,7 +295,7 @@ final class ChangeNotifier: @unchecked Sendable {
             }
             for id in order {
                 let (delivery, work) = deliveries[id]!
-                delivery.enqueue(snapshot: transaction, work: work)
+                delivery.enqueue(snapshot: transaction, work: work) { [weak self] in self?.wake() }
             }
             version = newVersion
             // Map growth waits for every read transaction of the process to end: let go of ours.

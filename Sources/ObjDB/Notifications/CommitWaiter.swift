@@ -52,8 +52,9 @@ final class CommitWaiter: @unchecked Sendable {
     func wait() {
         var fds = [pollfd(fd: pipeRead, events: Int16(POLLIN), revents: 0)]
         if inotify >= 0 { fds.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
-        let milliseconds = Int32(
-            interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        let requested = interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000
+        // At least 1 ms (no spinning), at most what poll(2) takes.
+        let milliseconds = Int32(clamping: max(requested, 1))
         _ = poll(&fds, nfds_t(fds.count), milliseconds)
         var buffer = [UInt8](repeating: 0, count: 4096)
         for fd in [pipeRead, inotify] where fd >= 0 {

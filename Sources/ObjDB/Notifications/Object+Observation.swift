@@ -33,7 +33,8 @@ extension ObjectObservable where Self: Object {
         let observer = ObjectObserver(
             id: notifier.makeID(), binding: binding, key: accessor.key,
             observed: try ObservedKeyPaths(keyPaths: keyPaths, binding: binding, database: context.database),
-            delivery: context.deliveryOrMake(queue: queue), object: self, block: block)
+            delivery: context.deliveryOrMake(queue: queue), object: self,
+            version: try context.readVersion(), block: block)
         let isActive = observer.isActive
         return notifier.add(observer) { isActive.clear() }
     }
@@ -60,7 +61,7 @@ extension ObjectObservable where Self: Object {
         let notifier = database.notifier
         let observer = ObjectStreamObserver<Self>(
             id: notifier.makeID(), binding: accessor.binding, key: accessor.key, objectKey: accessor.objectKey,
-            database: database, continuation: continuation)
+            database: database, version: try? accessor.context.readVersion(), continuation: continuation)
         let token = notifier.add(observer)
         continuation.onTermination = { _ in token.invalidate() }
         return stream

@@ -5,24 +5,33 @@ final class ObjectChangeTracker {
     let binding: TypeBinding
     let key: [UInt8]
     private let observed: ObservedKeyPaths
-    private var version: Int?
+    private(set) var version: Int?
     private var isDeleted = false
+    private var hasHadRound = false
 
-    init(binding: TypeBinding, key: [UInt8], observed: ObservedKeyPaths) {
+    /// A tracker from `version`, the version the object was read at (its view's), if known.
+    init(binding: TypeBinding, key: [UInt8], observed: ObservedKeyPaths, version: Int? = nil) {
         self.binding = binding
         self.key = key
         self.observed = observed
+        self.version = version
     }
-
-    var isNew: Bool { version == nil }
 
     /// What `round` did to the object, or `nil` when nothing observed changed (or on the first round).
     func advance(_ round: NotificationRound, observerID: Int) throws -> ObjectRoundChange? {
-        defer { version = round.newVersion }
-        guard !isDeleted, let version else { return nil }
-        let inStep = version == round.oldVersion
-        let changes = inStep ? round.changes : nil
-        let old = inStep ? round.old : nil
+        // A throw leaves the version where it was, so the next round compares from there.
+        let change = try change(in: round, observerID: observerID)
+        version = round.newVersion
+        hasHadRound = true
+        return change
+    }
+
+    private func change(in round: NotificationRound, observerID: Int) throws -> ObjectRoundChange? {
+        guard !isDeleted, let version, version != round.newVersion else { return nil }
+        let (changes, old) = round.changes(forObserverAt: version)
+        // The first round, from the view's version, without a log that covers it: nothing to
+        // compare with, and reporting every property would be a false alarm.
+        if changes == nil && old == nil && !hasHadRound { return nil }
         var changed = Set<UInt16>()
         let newRecord = try round.new.record(in: binding, key: key)
         if let typeChanges = changes?.types[binding.schema.name], !typeChanges.isWholesale {
@@ -77,27 +86,28 @@ struct ObjectRoundChange {
 final class ObjectObserver<Observed: Object>: ChangeObserver {
     let id: Int
     private let tracker: ObjectChangeTracker
-    private let delivery: ViewDelivery
+    private let deliveryTarget: ViewDelivery
     private let target: DeliveryTarget<Observed, ObjectChange<Observed>>
     let isActive = ActiveFlag()
 
     init(
         id: Int, binding: TypeBinding, key: [UInt8], observed: ObservedKeyPaths, delivery: ViewDelivery,
-        object: Observed, block: @escaping (ObjectChange<Observed>) -> Void
+        object: Observed, version: Int?, block: @escaping (ObjectChange<Observed>) -> Void
     ) {
         self.id = id
-        self.tracker = ObjectChangeTracker(binding: binding, key: key, observed: observed)
-        self.delivery = delivery
+        self.tracker = ObjectChangeTracker(binding: binding, key: key, observed: observed, version: version)
+        self.deliveryTarget = delivery
         self.target = DeliveryTarget(subject: object, block: block)
     }
 
-    var isNew: Bool { tracker.isNew }
+    var version: Int? { tracker.version }
+    var delivery: ViewDelivery? { deliveryTarget }
 
     func process(_ round: NotificationRound) throws -> ObserverOutput? {
         guard let change = try tracker.advance(round, observerID: id) else { return nil }
         let target = self.target
         let isActive = self.isActive
-        return .view(delivery) {
+        return .view(deliveryTarget) {
             guard isActive.isActive else { return }
             let object = target.subject
             let block = target.block
@@ -120,17 +130,22 @@ final class ObjectStreamObserver<Observed: Object>: ChangeObserver {
     private let objectKey: ObjectKey
 
     init(
-        id: Int, binding: TypeBinding, key: [UInt8], objectKey: ObjectKey, database: Database,
+        id: Int, binding: TypeBinding, key: [UInt8], objectKey: ObjectKey, database: Database, version: Int?,
         continuation: AsyncStream<ObjectChange<Frozen<Observed>>>.Continuation
     ) {
         self.id = id
         self.tracker = ObjectChangeTracker(
-            binding: binding, key: key, observed: .everything(of: binding, in: database))
+            binding: binding, key: key, observed: .everything(of: binding, in: database), version: version)
         self.objectKey = objectKey
         self.continuation = continuation
     }
 
-    var isNew: Bool { tracker.isNew }
+    var version: Int? { tracker.version }
+    var delivery: ViewDelivery? { nil }
+
+    func end() {
+        continuation.finish()
+    }
 
     func process(_ round: NotificationRound) throws -> ObserverOutput? {
         guard let change = try tracker.advance(round, observerID: id) else { return nil }

@@ -5,13 +5,11 @@ import Synchronization
 final class ResultsTracker {
     let differ: ResultsDiffer
     private(set) var keys: KeyChunks?
-    private var version: Int?
+    private(set) var version: Int?
 
     init(differ: ResultsDiffer) {
         self.differ = differ
     }
-
-    var isNew: Bool { keys == nil }
 
     enum Step {
         case initial(KeyChunks)
@@ -19,18 +17,20 @@ final class ResultsTracker {
         case update(KeyChunks, ResultsDiff?)
     }
 
+    /// Moves the keys to `round`'s version; a throw leaves them (and the version) where they were,
+    /// so the next round compares from there.
     func advance(_ round: NotificationRound) throws -> Step {
-        defer { version = round.newVersion }
         guard let keys else {
             let keys = try differ.keys(in: round.new)
             self.keys = keys
+            version = round.newVersion
             return .initial(keys)
         }
-        // Behind the round (a failed earlier round): compare whole lists, without the log.
-        let inStep = version == round.oldVersion
-        let diff = try differ.diff(
-            from: keys, changes: inStep ? round.changes : nil, old: inStep ? round.old : nil, new: round.new)
+        // An observer that missed rounds (its view was busy, or a round failed) reads the log from its own version.
+        let (changes, old) = round.changes(forObserverAt: version ?? round.oldVersion ?? 0)
+        let diff = try differ.diff(from: keys, changes: changes, old: old, new: round.new)
         if let diff { self.keys = diff.newKeys }
+        version = round.newVersion
         return .update(self.keys!, diff)
     }
 }
@@ -40,7 +40,7 @@ final class ResultsTracker {
 final class ResultsObserver<Element: Object>: ChangeObserver {
     let id: Int
     private let tracker: ResultsTracker
-    private let delivery: ViewDelivery
+    private let deliveryTarget: ViewDelivery
     private let target: DeliveryTarget<Results<Element>, CollectionChange<Results<Element>>>
     let isActive = ActiveFlag()
 
@@ -50,18 +50,19 @@ final class ResultsObserver<Element: Object>: ChangeObserver {
     ) {
         self.id = id
         self.tracker = ResultsTracker(differ: differ)
-        self.delivery = delivery
+        self.deliveryTarget = delivery
         self.target = DeliveryTarget(subject: results, block: block)
     }
 
-    var isNew: Bool { tracker.isNew }
+    var version: Int? { tracker.version }
+    var delivery: ViewDelivery? { deliveryTarget }
 
     func process(_ round: NotificationRound) throws -> ObserverOutput? {
         let step = try tracker.advance(round)
         let target = self.target
         let isActive = self.isActive
         let silenced = round.silenced.contains(id)
-        return .view(delivery) {
+        return .view(deliveryTarget) {
             guard isActive.isActive else { return }
             let results = target.subject
             let block = target.block
@@ -108,7 +109,12 @@ final class ResultsStreamObserver<Element: Object>: ChangeObserver {
         self.continuation = continuation
     }
 
-    var isNew: Bool { tracker.isNew }
+    var version: Int? { tracker.version }
+    var delivery: ViewDelivery? { nil }
+
+    func end() {
+        continuation.finish()
+    }
 
     func process(_ round: NotificationRound) throws -> ObserverOutput? {
         let step = try tracker.advance(round)

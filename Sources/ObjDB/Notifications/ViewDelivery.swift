@@ -13,6 +13,8 @@ final class ViewDelivery: @unchecked Sendable {
     private weak var context: StoreContext?
     private let lock = NSLock()
     private var pending: [(snapshot: Transaction, work: [() -> Void])] = []
+    /// Called after rounds were delivered: the notifier may hold back observers until then.
+    private var afterDelivery: (@Sendable () -> Void)?
 
     init(queue: DispatchQueue, context: StoreContext) {
         self.queue = queue
@@ -20,8 +22,11 @@ final class ViewDelivery: @unchecked Sendable {
     }
 
     /// Queues a round's work and schedules its delivery on the view's queue.
-    func enqueue(snapshot: Transaction, work: [() -> Void]) {
-        lock.withLock { pending.append((snapshot, work)) }
+    func enqueue(snapshot: Transaction, work: [() -> Void], afterDelivery: @escaping @Sendable () -> Void) {
+        lock.withLock {
+            pending.append((snapshot, work))
+            self.afterDelivery = afterDelivery
+        }
         queue.async { self.drain() }
     }
 
@@ -34,17 +39,20 @@ final class ViewDelivery: @unchecked Sendable {
             lock.withLock { pending.removeAll() }
             return
         }
+        if context.isClosed {
+            lock.withLock { pending.removeAll() }
+            return
+        }
+        // One round at a time: a block that refreshes or writes drains the later rounds itself,
+        // and this loop must not then run an older one after them.
+        var delivered = false
+        defer { if delivered, let afterDelivery = lock.withLock({ afterDelivery }) { afterDelivery() } }
         while !context.isWriting, !context.isClosed {
-            let rounds = lock.withLock {
-                let rounds = pending
-                pending.removeAll()
-                return rounds
-            }
-            if rounds.isEmpty { return }
-            for round in rounds {
-                context.adopt(round.snapshot)
-                for work in round.work { work() }
-            }
+            let round = lock.withLock { pending.isEmpty ? nil : pending.removeFirst() }
+            guard let round else { return }
+            delivered = true
+            context.adopt(round.snapshot)
+            for work in round.work { work() }
         }
     }
 }

@@ -22,7 +22,8 @@ final class ChangeWatch: Sendable {
 
     private let descriptor: Int32
     private let localWatchers = Atomic<Int>(0)
-    private let locking = Mutex(())
+    /// Whether this process holds the lock (taken by its first watcher), under the mutex.
+    private let lockHeld = Mutex(false)
 
     init(lockFilePath: String) {
         descriptor = open(lockFilePath, O_RDONLY | O_CLOEXEC)
@@ -49,22 +50,26 @@ final class ChangeWatch: Sendable {
     /// - Returns: whether other processes can see it (the lock was taken); when not, their
     ///   commits may go unlogged, and the watcher must not trust the log.
     func start() -> Bool {
-        locking.withLock { _ in
+        lockHeld.withLock { held in
             let wasWatched = localWatchers.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue > 0
             guard descriptor >= 0 else { return false }
-            if wasWatched { return true }
-            var lock = Self.lock(F_RDLCK)
-            return fcntl(descriptor, F_SETLK, &lock) == 0
+            if !wasWatched {
+                var lock = Self.lock(F_RDLCK)
+                held = fcntl(descriptor, F_SETLK, &lock) == 0
+            }
+            // A later watcher is visible only if the first one's lock was taken.
+            return held
         }
     }
 
     /// Withdraws a watcher started by ``start()``.
     func stop() {
-        locking.withLock { _ in
+        lockHeld.withLock { held in
             let remaining = localWatchers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue
-            guard remaining == 0, descriptor >= 0 else { return }
+            guard remaining == 0, held else { return }
             var lock = Self.lock(F_UNLCK)
             _ = fcntl(descriptor, F_SETLK, &lock)
+            held = false
         }
     }
 
@@ -85,8 +90,14 @@ extension Environment {
     func startWatchingChanges() throws -> Bool {
         let visible = changeWatch.start()
         // Any writer that looked before the lock was taken holds LMDB's write lock until it commits.
-        let barrier = try beginWrite()
-        barrier.abort()
+        do {
+            let barrier = try beginWrite()
+            barrier.abort()
+        } catch {
+            // A read-only open cannot wait for writers: its watch cannot be trusted.
+            changeWatch.stop()
+            throw error
+        }
         return visible
     }
 

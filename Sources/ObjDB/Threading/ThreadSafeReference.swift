@@ -48,7 +48,7 @@ extension ThreadSafeReference where Confined: Object {
         }
         let context = accessor.context
         self.init(
-            database: context.database, version: try context.readTransaction().id,
+            database: context.database, version: try context.readVersion(),
             payload: .object(type: accessor.binding.schema.name, key: accessor.key))
     }
 }
@@ -57,7 +57,7 @@ extension ThreadSafeReference {
     /// A reference to the query behind `results`: it resolves to the same query in another view.
     public convenience init<Element>(to results: Results<Element>) throws where Confined == Results<Element> {
         self.init(
-            database: results.context.database, version: try results.context.readTransaction().id,
+            database: results.context.database, version: try results.context.readVersion(),
             payload: .results(type: results.binding.schema.name, spec: results.spec))
     }
 }
@@ -90,8 +90,9 @@ extension ReadView {
             throw ObjDBError.invalidThreadSafeReference(
                 reason: "it was made for another Database instance (\(reference.database.configuration.path))")
         }
-        try reference.claim()
         if !context.isWriting, !context.isFrozen, version < reference.version { try refresh() }
+        // Claimed last: a refresh that fails leaves the reference usable.
+        try reference.claim()
     }
 }
 
