@@ -145,6 +145,38 @@ struct ResultsNotificationTests {
             ])
     }
 
+    @Test func aBusyViewQueueHoldsBackRoundsInsteadOfPinningOneEach() throws {
+        let database = try counterStore(directory)
+        let queue = DispatchQueue(label: "observer")
+        let inbox = Inbox<Delivery>()
+        let token = try onQueue(queue) {
+            try database.view(queue: queue).objects(Counter.self).observe { inbox.append(Delivery($0)) }
+        }
+        inbox.wait(for: 1)
+        let busy = DispatchSemaphore(value: 0)
+        queue.async { busy.wait() }
+        for id in 1...20 {
+            try database.write { try $0.create(Counter.self, value: ["id": id]) }
+            database.notifier.runRound()
+        }
+        // The view's snapshot, one queued round, and the notifier's own: not one per commit.
+        #expect(try database.pinnedVersions().versions.count <= 3)
+        busy.signal()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while inbox.values.last?.ids.count != 20 && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        // Each delivery, applied to the list before it, gives the list after it.
+        var list: [Int] = []
+        for delivery in inbox.values {
+            for index in delivery.deletions.reversed() { list.remove(at: index) }
+            for index in delivery.insertions { list.insert(delivery.ids[index], at: index) }
+            #expect(list == delivery.ids)
+        }
+        #expect(list == Array(1...20))
+        withExtendedLifetime(token) {}
+    }
+
     @Test func resultsObservedOnTheirQueueAreLiveAfterEachDelivery() throws {
         let database = try counterStore(directory)
         let queue = DispatchQueue(label: "observer")
