@@ -28,11 +28,14 @@ struct ChangeRecorder {
         append(.deleted, key: key, properties: [], in: type)
     }
 
-    /// Where the recording stands, to return to when a nested write rolls back.
-    var checkpoint: [String: RecordedTypeChanges] { types }
+    /// Where the recording stands, to return to when a nested write rolls back: each type's
+    /// entry count and length (not a copy, which would make a batch of k writes cost O(k²)).
+    var checkpoint: [String: RecordedTypeChanges.Mark] { types.mapValues(\.mark) }
 
-    mutating func rollBack(to checkpoint: [String: RecordedTypeChanges]) {
-        types = checkpoint
+    mutating func rollBack(to checkpoint: [String: RecordedTypeChanges.Mark]) {
+        for name in Array(types.keys) {
+            if let mark = checkpoint[name] { types[name]!.truncate(to: mark) } else { types[name] = nil }
+        }
     }
 
     mutating func removeAll() {
@@ -74,6 +77,23 @@ struct RecordedTypeChanges: Equatable {
             }
         }
         count += 1
+    }
+
+    /// How far the entries went at some moment.
+    struct Mark {
+        let count: Int
+        let length: Int
+        let isWholesale: Bool
+    }
+
+    var mark: Mark { Mark(count: count, length: entries.count, isWholesale: isWholesale) }
+
+    /// Drops the entries after `mark`. A type that turned wholesale since stays wholesale: its
+    /// entries are gone, and reporting too much is safe where too little is not.
+    mutating func truncate(to mark: Mark) {
+        guard !isWholesale else { return }
+        entries.removeLast(entries.count - mark.length)
+        count = mark.count
     }
 
     mutating func markWholesale() {

@@ -298,6 +298,8 @@ final class ChangeNotifier: @unchecked Sendable {
                 delivery.enqueue(snapshot: transaction, work: work) { [weak self] in self?.wake() }
             }
             version = newVersion
+            // A round on a silenced write's own snapshot may have taken the wake-up of a later commit.
+            if usable != nil, let latest = try? database.environment.lastTransactionID(), latest > newVersion { wake() }
             // Map growth waits for every read transaction of the process to end: let go of ours.
             snapshot = database.environment.hasPendingGrowth ? nil : new
         } catch {

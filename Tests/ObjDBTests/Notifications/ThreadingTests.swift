@@ -148,6 +148,39 @@ struct ThreadingTests {
         #expect(view.version - before < 8)
     }
 
+    @Test func aWriteThatFailsInABatchLeavesNothingInTheChangeLog() async throws {
+        let database = try counterStore(directory)
+        #expect(try database.environment.startWatchingChanges())
+        let before = try database.view().version
+        let release = DispatchSemaphore(value: 0)
+        let holding = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? database.write { _ in
+                holding.signal()
+                release.wait()
+            }
+        }
+        holding.wait()
+        struct Refused: Error {}
+        await withTaskGroup(of: Void.self) { group in
+            for id in 1...6 {
+                group.addTask {
+                    _ = try? await database.write { transaction in
+                        _ = try transaction.create(Counter.self, value: ["id": id])
+                        if id.isMultiple(of: 2) { throw Refused() }
+                    }
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(200))
+            release.signal()
+        }
+        let logged = try database.environment.read { transaction in
+            try ChangeLog.changes(after: before, in: transaction, log: database.changeLog!, meta: database.meta!)
+        }
+        let keys = Set(logged?.types["Counter"]?.objects.keys.map { $0 } ?? [])
+        #expect(keys == Set([1, 3, 5].map { ObjectKeyCodec.encode(.int(Int64($0))) }))
+    }
+
     @Test func openingAsyncRunsOffTheCallersThread() async throws {
         let database = try await Database.open(Configuration(path: directory.store(), types: [Counter.self]))
         let id = try await database.write { try $0.create(Counter.self, value: ["id": 9]).id }
