@@ -126,11 +126,12 @@ final class StoreContext {
     /// Ends the read snapshot (if any) and begins the write transaction, at the latest state.
     func beginWrite() throws {
         precondition(!isClosed, "A closed view was used.")
-        if isFrozen { throw ObjDBError.frozen(operation: "write") }
-        if isWriting || WritingThread.isWriting(database.environment) {
-            // LMDB's write lock is not reentrant: waiting for it here would wait forever.
-            throw ObjDBError.nestedWrite(path: database.configuration.path)
-        }
+        precondition(!isFrozen, "A frozen view cannot write: frozen views, objects and results never change.")
+        // LMDB's write lock is not reentrant: waiting for it here would wait forever.
+        precondition(
+            !isWriting && !WritingThread.isWriting(database.environment),
+            "A write to \(database.configuration.path) began inside another write on the same thread; "
+                + "do the work in the first one (check Database.isInWriteTransaction).")
         releaseTransaction()
         generation &+= 1
         transaction = try database.environment.beginWrite()
