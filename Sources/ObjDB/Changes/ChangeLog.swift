@@ -118,7 +118,9 @@ enum ChangeLog {
 
     static func encode(_ recorder: ChangeRecorder) -> [UInt8] {
         ChangeLogCodec.value(
-            recorder.types.map { (name: $0.key, isWholesale: $0.value.isWholesale, count: $0.value.count, entries: $0.value.entries) })
+            recorder.types.map {
+                (name: $0.key, isWholesale: $0.value.isWholesale, count: $0.value.count, entries: $0.value.entries)
+            })
     }
 
     static func decode(_ value: UnsafeRawBufferPointer, into set: inout ChangeSet) -> Bool {

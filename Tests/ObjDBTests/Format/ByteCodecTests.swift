@@ -54,9 +54,10 @@ struct ByteCodecTests {
         #expect(DatabaseNames.table("Tweet") == "obj.Tweet")
         #expect(DatabaseNames.index("Tweet", propertyID: 2, unique: false) == "idx.Tweet.2")
         #expect(DatabaseNames.index("Tweet", propertyID: 2, unique: true) == "uidx.Tweet.2")
-        #expect([DatabaseNames.meta, DatabaseNames.backlinks, DatabaseNames.changes] == [
-            "objdb.meta", "objdb.backlinks", "objdb.changes",
-        ])
+        #expect(
+            [DatabaseNames.meta, DatabaseNames.backlinks, DatabaseNames.changes] == [
+                "objdb.meta", "objdb.backlinks", "objdb.changes",
+            ])
         #expect(MetaKeys.sequence("Tag") == Array("seq.Tag".utf8))
         #expect(MetaKeys.encode(258) == [0, 0, 0, 0, 0, 0, 1, 2])
         #expect(MetaKeys.encode(.max).withUnsafeBytes { MetaKeys.decode($0) } == .max)
@@ -65,8 +66,12 @@ struct ByteCodecTests {
 
     @Test func aChangeLogValueRoundTrips() throws {
         var entries: [UInt8] = []
-        ([1, 2] as [UInt8]).withUnsafeBytes { ChangeLogCodec.appendEntry(.inserted, key: $0, properties: [], to: &entries) }
-        ([3] as [UInt8]).withUnsafeBytes { ChangeLogCodec.appendEntry(.modified, key: $0, properties: [4, 5], to: &entries) }
+        ([1, 2] as [UInt8]).withUnsafeBytes {
+            ChangeLogCodec.appendEntry(.inserted, key: $0, properties: [], to: &entries)
+        }
+        ([3] as [UInt8]).withUnsafeBytes {
+            ChangeLogCodec.appendEntry(.modified, key: $0, properties: [4, 5], to: &entries)
+        }
         let value = ChangeLogCodec.value([
             (name: "Tweet", isWholesale: false, count: 2, entries: entries),
             (name: "Big", isWholesale: true, count: 0, entries: []),
@@ -90,7 +95,9 @@ struct ByteCodecTests {
 
     @Test func everyTruncationOfAChangeLogValueIsRefused() {
         var entries: [UInt8] = []
-        ([7, 7, 7] as [UInt8]).withUnsafeBytes { ChangeLogCodec.appendEntry(.modified, key: $0, properties: [1], to: &entries) }
+        ([7, 7, 7] as [UInt8]).withUnsafeBytes {
+            ChangeLogCodec.appendEntry(.modified, key: $0, properties: [1], to: &entries)
+        }
         let value = ChangeLogCodec.value([(name: "T", isWholesale: false, count: 1, entries: entries)])
         // A lone format byte is a valid value listing no type; every longer prefix cuts a type short.
         for length in 2..<value.count {
