@@ -38,6 +38,11 @@ public enum ObjDBError: Error, Hashable, Sendable {
     /// The file at `path` is not an ObjDB store; `reason` says what was found instead.
     case notAnObjDBStore(path: String, reason: String)
 
+    /// The store file at `path` is damaged where LMDB would read it: `reason` says where (a
+    /// truncated file, a damaged meta page, a damaged page of a tree LMDB walks on opening).
+    /// Nothing was read past the damage; `objdb-inspect PATH check` lists all of it.
+    case damagedStore(path: String, reason: String)
+
     /// The store at `path` was written in format version `found`, newer than the
     /// `supported` version this build of ObjDB reads.
     case newerFormat(path: String, found: UInt32, supported: UInt32)
@@ -141,6 +146,8 @@ extension ObjDBError: CustomStringConvertible {
             return "no store at \(path)"
         case .notAnObjDBStore(let path, let reason):
             return "\(path) is not an ObjDB store: \(reason)"
+        case .damagedStore(let path, let reason):
+            return "\(path) is damaged: \(reason); run objdb-inspect \(path) check to list the damage"
         case .newerFormat(let path, let found, let supported):
             return
                 "\(path) has format version \(found); this ObjDB reads versions up to \(supported): upgrade ObjDB"
