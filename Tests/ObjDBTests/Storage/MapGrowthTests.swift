@@ -43,10 +43,10 @@ struct MapGrowthTests {
         do {
             try writeBlock(environment, records, prefix: "big", count: 800, size: 1_000)
             Issue.record("a write larger than the map succeeded")
-        } catch ObjDBError.mapFull(let path, let mapSize, _, let openReaders) {
-            #expect(path == directory.store())
-            #expect(mapSize == before)
-            #expect(openReaders == 0)
+        } catch let error as ObjDBError where error.code == .mapFull {
+            #expect(error.path == directory.store())
+            #expect(error.figures[.mapSize] == before)
+            #expect(error.figures[.openReaders] == 0)
         }
         #expect(try environment.read { try $0.statistics(of: records).entries } == 10)
         #expect(environment.mapSize >= 2 * before)
