@@ -3,15 +3,20 @@
 extension ObjDBError {
     /// A write to `path` needed more space than its `mapSize`-byte map; it was rolled back.
     ///
-    /// The map grows before the next write (now, or once the `openReaders` read transactions of
-    /// this process end), so retrying succeeds unless `mapSize` already equals `maxMapSize`.
+    /// The map doubles before the next write (now, or once the `openReaders` read transactions of
+    /// this process end), up to `maxMapSize`, so a retry succeeds once the map holds the write.
+    /// The message says what to set for a single write larger than that.
     public static func mapFull(path: String, mapSize: Int, maxMapSize: Int, openReaders: Int) -> ObjDBError {
+        let larger = "open the store with a Configuration.initialMapSize larger than the write"
         let growth =
             mapSize >= maxMapSize
             ? "the map is at its configured maximum of \(maxMapSize) bytes; raise Configuration.maxMapSize"
             : openReaders > 0
-                ? "the map grows once the \(openReaders) open read transaction(s) of this process end"
-                : "the map has grown; retry the write"
+                ? "the map grows once the \(openReaders) open read transaction(s) of this process end; "
+                    + "or \(larger) (at most Configuration.maxMapSize, \(maxMapSize) bytes)"
+                : "the map has grown to \(min(mapSize * 2, maxMapSize)) bytes, so a retry of a write that fits "
+                    + "succeeds; for a single write larger than that, \(larger) "
+                    + "(at most Configuration.maxMapSize, \(maxMapSize) bytes)"
         return ObjDBError(
             .mapFull, "write to \(path) rolled back: the \(mapSize)-byte map is full; \(growth)", path: path,
             figures: [.mapSize: mapSize, .maxMapSize: maxMapSize, .openReaders: openReaders])
