@@ -26,6 +26,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The benchmark's baselines in C: raw LMDB and SQLite, called once per workload.
+        .target(
+            name: "CBaselines",
+            dependencies: ["CLMDB", "CSQLite"],
+            path: "Benchmarks/CBaselines",
+            linkerSettings: [.linkedLibrary("lmdb"), .linkedLibrary("sqlite3")]
+        ),
         .target(name: "ObjDB", dependencies: ["CLMDB"]),
         .target(name: "ObjDBSync", dependencies: ["ObjDB"]),
 
@@ -42,7 +49,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "objdb-bench",
-            dependencies: ["ObjDB", "CLMDB", "CSQLite", "ToolSupport"],
+            dependencies: ["ObjDB", "CBaselines", "ToolSupport"],
             path: "Benchmarks/objdb-bench"
         ),
         .executableTarget(

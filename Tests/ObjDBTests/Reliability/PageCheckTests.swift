@@ -49,8 +49,8 @@ struct PageCheckTests {
             #expect {
                 try StoreFormat.open(path: directory.store())
             } throws: { error in
-                guard let error = error as? ObjDBError, case .damagedStore(_, let reason) = error else { return false }
-                return reason.contains("truncated")
+                guard let error = error as? ObjDBError, error.code == .damagedStore else { return false }
+                return error.message.contains("truncated")
             }
             #expect(try PageCheck.problems(path: directory.store()).contains { $0.message.contains("past the end") })
         }
