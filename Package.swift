@@ -66,7 +66,8 @@ let package = Package(
         ),
         // Helpers every test target shares: temporary directories, running the built tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child"]),
+        .testTarget(
+            name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect"]),
         .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDBSync"]),
         .testTarget(
             name: "ToolsTests",

@@ -35,6 +35,10 @@ public struct Configuration: @unchecked Sendable {
     public var initialMapSize = EnvironmentOptions.defaultInitialMapSize
     /// The largest the store may grow, in bytes (1 TiB).
     public var maxMapSize = EnvironmentOptions.defaultMaxMapSize
+    /// The permission bits a new store file and its lock file are created with (the process's
+    /// umask still applies): `0o600` by default, so only the owner reads the data. An existing
+    /// file keeps its mode.
+    public var fileMode: UInt16 = 0o600
     /// Whether a commit survives a power loss (`true`) or only a crash of the process.
     public var isDurable = true
     /// The most versions read transactions may pin at once, across processes; `nil` for no limit.
@@ -61,6 +65,7 @@ public struct Configuration: @unchecked Sendable {
         options.initialMapSize = initialMapSize
         options.maxMapSize = maxMapSize
         options.durability = isDurable ? .full : .processCrashOnly
+        options.fileMode = UInt32(fileMode)
         return options
     }
 }

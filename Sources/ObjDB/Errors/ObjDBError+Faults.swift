@@ -45,6 +45,15 @@ extension ObjDBError {
         ObjDBError(.notAnObjDBStore, "\(path) is not an ObjDB store: \(reason)", path: path, details: [reason])
     }
 
+    /// The store file at `path` is damaged where LMDB would read it: `reason` says where (a truncated
+    /// file, a damaged meta page, a damaged page of a tree LMDB walks on opening). Nothing was read
+    /// past the damage; `objdb-inspect PATH check` lists all of it.
+    public static func damagedStore(path: String, reason: String) -> ObjDBError {
+        ObjDBError(
+            .damagedStore, "\(path) is damaged: \(reason); run objdb-inspect \(path) check to list the damage",
+            path: path, details: [reason])
+    }
+
     /// The store at `path` has format version `found`, newer than the `supported` one this build reads.
     public static func newerFormat(path: String, found: UInt32, supported: UInt32) -> ObjDBError {
         ObjDBError(

@@ -37,8 +37,9 @@ package struct EnvironmentOptions: Sendable, Hashable {
     /// What a commit waits for before it returns.
     package var durability: Durability = .full
 
-    /// The permission bits of a newly created store file.
-    package var fileMode: UInt32 = 0o644
+    /// The permission bits of a newly created store file and lock file (before the umask):
+    /// by default only the owner may read or write them.
+    package var fileMode: UInt32 = 0o600
 
     package init() {}
 
