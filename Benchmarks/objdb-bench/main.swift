@@ -29,6 +29,13 @@ let usage = """
     \(standaloneWorkloads.map { "\($0.name) " + $0.summary.joined(separator: "\n    ") }.joined(separator: "\n"))
     """
 
+/// The most memory the process has held at once, in bytes.
+func peakMemory() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss * 1024
+}
+
 runTool("objdb-bench", usage: usage) {
     let arguments = try CommandLineArguments(
         Array(CommandLine.arguments.dropFirst()),
@@ -65,6 +72,7 @@ runTool("objdb-bench", usage: usage) {
             engines: engines, sizes: sizes, repetitions: try arguments.integer("repetitions", default: 1)
         ).run()
         print(growth.text)
+        print("peak memory: \(peakMemory() / (1 << 20)) MiB (the whole process)")
         checks = growth.targets
     } else {
         var runner = BenchmarkRunner(
@@ -74,9 +82,7 @@ runTool("objdb-bench", usage: usage) {
         let report = try runner.run()
         let names = engines.map(\.name)
         print(report.text(engines: names))
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let peak = usage.ru_maxrss * 1024
+        let peak = peakMemory()
         print("peak memory: \(peak / (1 << 20)) MiB (the whole process)")
         if let path = arguments.value("json") {
             try report.json(engines: names, peakMemory: peak).write(to: URL(fileURLWithPath: path))
