@@ -11,6 +11,8 @@ extension ObjDBError.Code {
     public static let storeNotFound = Self(rawValue: "storeNotFound")
     /// The file is not an ObjDB store, or is damaged so that it cannot be opened.
     public static let notAnObjDBStore = Self(rawValue: "notAnObjDBStore")
+    /// The store file is damaged where LMDB would read it (truncated, a damaged meta page or tree page).
+    public static let damagedStore = Self(rawValue: "damagedStore")
     /// The store was written in a format this build does not read.
     public static let newerFormat = Self(rawValue: "newerFormat")
     /// The store is already open in this process with other options.
@@ -69,6 +71,8 @@ extension ObjDBError {
     public static let storeNotFound = Code.storeNotFound
     /// ``Code/notAnObjDBStore``.
     public static let notAnObjDBStore = Code.notAnObjDBStore
+    /// ``Code/damagedStore``.
+    public static let damagedStore = Code.damagedStore
     /// ``Code/newerFormat``.
     public static let newerFormat = Code.newerFormat
     /// ``Code/incompatibleOpen``.

@@ -3,15 +3,20 @@
 extension ObjDBError {
     /// A write to `path` needed more space than its `mapSize`-byte map; it was rolled back.
     ///
-    /// The map grows before the next write (now, or once the `openReaders` read transactions of
-    /// this process end), so retrying succeeds unless `mapSize` already equals `maxMapSize`.
+    /// The map doubles before the next write (now, or once the `openReaders` read transactions of
+    /// this process end), up to `maxMapSize`, so a retry succeeds once the map holds the write.
+    /// The message says what to set for a single write larger than that.
     public static func mapFull(path: String, mapSize: Int, maxMapSize: Int, openReaders: Int) -> ObjDBError {
+        let larger = "open the store with a Configuration.initialMapSize larger than the write"
         let growth =
             mapSize >= maxMapSize
             ? "the map is at its configured maximum of \(maxMapSize) bytes; raise Configuration.maxMapSize"
             : openReaders > 0
-                ? "the map grows once the \(openReaders) open read transaction(s) of this process end"
-                : "the map has grown; retry the write"
+                ? "the map grows once the \(openReaders) open read transaction(s) of this process end; "
+                    + "or \(larger) (at most Configuration.maxMapSize, \(maxMapSize) bytes)"
+                : "the map has grown to \(min(mapSize * 2, maxMapSize)) bytes, so a retry of a write that fits "
+                    + "succeeds; for a single write larger than that, \(larger) "
+                    + "(at most Configuration.maxMapSize, \(maxMapSize) bytes)"
         return ObjDBError(
             .mapFull, "write to \(path) rolled back: the \(mapSize)-byte map is full; \(growth)", path: path,
             figures: [.mapSize: mapSize, .maxMapSize: maxMapSize, .openReaders: openReaders])
@@ -38,6 +43,15 @@ extension ObjDBError {
     /// The file at `path` is not an ObjDB store; `reason` says what was found instead.
     public static func notAnObjDBStore(path: String, reason: String) -> ObjDBError {
         ObjDBError(.notAnObjDBStore, "\(path) is not an ObjDB store: \(reason)", path: path, details: [reason])
+    }
+
+    /// The store file at `path` is damaged where LMDB would read it: `reason` says where (a truncated
+    /// file, a damaged meta page, a damaged page of a tree LMDB walks on opening). Nothing was read
+    /// past the damage; `objdb-inspect PATH check` lists all of it.
+    public static func damagedStore(path: String, reason: String) -> ObjDBError {
+        ObjDBError(
+            .damagedStore, "\(path) is damaged: \(reason); run objdb-inspect \(path) check to list the damage",
+            path: path, details: [reason])
     }
 
     /// The store at `path` has format version `found`, newer than the `supported` one this build reads.
