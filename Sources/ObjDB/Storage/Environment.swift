@@ -79,6 +79,7 @@ package final class Environment: @unchecked Sendable {
     private init(path: String, options: EnvironmentOptions) throws {
         self.path = path
         self.options = options
+        try options.validate()
         let existing = try Self.checkFile(at: path, options: options)
 
         var env: OpaquePointer?

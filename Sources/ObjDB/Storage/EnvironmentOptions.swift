@@ -52,3 +52,38 @@ package struct EnvironmentOptions: Sendable, Hashable {
         case processCrashOnly
     }
 }
+
+extension EnvironmentOptions {
+    /// The most reader slots and named databases an environment takes (LMDB allocates a slot of
+    /// the lock file per reader, and an array entry per database, up front).
+    static let maximumReaders: UInt32 = 65_536
+    static let maximumDatabases: UInt32 = 65_535
+    /// The largest map: half of x86-64's 128 TiB of user address space.
+    static let maximumMapSize = 1 << 46
+
+    /// Throws ``ObjDBError/invalidArgument(_:reason:)`` for the first option outside its range.
+    func validate() throws(ObjDBError) {
+        func refuse(_ name: String, _ reason: String) -> ObjDBError { .invalidArgument(name, reason: reason) }
+        guard (1...Self.maximumReaders).contains(maxReaders) else {
+            throw refuse("maxReaders", "must be 1…\(Self.maximumReaders), not \(maxReaders)")
+        }
+        guard (1...Self.maximumDatabases).contains(maxDatabases) else {
+            throw refuse("maxDatabases", "must be 1…\(Self.maximumDatabases), not \(maxDatabases)")
+        }
+        guard (1...Self.maximumMapSize).contains(initialMapSize) else {
+            throw refuse("initialMapSize", "must be 1…\(Self.maximumMapSize) bytes, not \(initialMapSize)")
+        }
+        guard (1...Self.maximumMapSize).contains(maxMapSize) else {
+            throw refuse("maxMapSize", "must be 1…\(Self.maximumMapSize) bytes, not \(maxMapSize)")
+        }
+        guard growthThreshold > 0, growthThreshold <= 1 else {
+            throw refuse("growthThreshold", "must be above 0 and at most 1, not \(growthThreshold)")
+        }
+        guard fileMode & ~0o777 == 0, fileMode & 0o600 == 0o600 else {
+            throw refuse(
+                "fileMode",
+                "must be permission bits (0o777 at most) that let the owner read and write, not 0o"
+                    + String(fileMode, radix: 8))
+        }
+    }
+}
