@@ -42,6 +42,12 @@ public enum ObjDBError: Error, Hashable, Sendable {
     /// `supported` version this build of ObjDB reads.
     case newerFormat(path: String, found: UInt32, supported: UInt32)
 
+    /// The store at `path` was written in format version `found`, older than the `supported`
+    /// version this build of ObjDB reads and writes: its records would be misread, so it is
+    /// not opened. Export its objects with a build that reads format `found`
+    /// (`objdb-inspect export`) and import them into a new store with this one (`objdb-inspect import`).
+    case olderFormat(path: String, found: UInt32, supported: UInt32)
+
     /// The store at `path` is already open in this process with other options.
     case incompatibleOpen(path: String, reason: String)
 
@@ -144,6 +150,11 @@ extension ObjDBError: CustomStringConvertible {
         case .newerFormat(let path, let found, let supported):
             return
                 "\(path) has format version \(found); this ObjDB reads versions up to \(supported): upgrade ObjDB"
+        case .olderFormat(let path, let found, let supported):
+            return
+                "\(path) has format version \(found), older than the version \(supported) this ObjDB reads and writes: "
+                + "export its objects with an ObjDB build that reads format \(found) (objdb-inspect export), "
+                + "then import them into a new store with this one (objdb-inspect import)"
         case .incompatibleOpen(let path, let reason):
             return "\(path) is already open in this process: \(reason)"
         case .keyTooLarge(let size, let maximum, let operation):
