@@ -117,6 +117,7 @@ struct BenchCommandTests {
         #expect(rows.contains { $0.contains("W1 bulk insert") })
         #expect(rows.contains { $0.contains("W4 point reads") })
         #expect(result.output.contains("bytes/object"))
+        #expect(result.output.contains("RESULT raw-lmdb W4 objects=10000 ns_per_read="))
     }
 
     @Test func badArgumentsExitWith2() throws {

@@ -162,6 +162,14 @@ extension Database {
         try beginWrite().run(body)
     }
 
+    /// Whether the calling thread is inside a write transaction of this database.
+    ///
+    /// A write begun inside another on the same thread stops the program (LMDB's write lock is
+    /// not reentrant); code that may run either way can ask first.
+    public var isInWriteTransaction: Bool {
+        WritingThread.isWriting(environment)
+    }
+
     /// Begins a write transaction; end it with ``WriteTransaction/commit()`` or ``WriteTransaction/cancel()``.
     ///
     /// A transaction that is neither committed nor cancelled is cancelled when released.
@@ -195,10 +203,10 @@ extension Database {
     /// }
     /// ```
     ///
-    /// - Throws: ``ObjDBError/wrongThread(operation:expected:)`` when called off `queue`.
+    /// - Precondition: called on `queue`.
     public func view(queue: DispatchQueue) throws -> ReadView {
         let confinement = Confinement.queue(queue, QueueIdentity.of(queue))
-        try confinement.check("view(queue:)")
+        confinement.require("view(queue:)")
         return try makeView(confinement: confinement)
     }
 

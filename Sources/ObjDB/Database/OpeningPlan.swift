@@ -85,7 +85,7 @@ struct OpeningPlan {
 /// The named databases a ``Database`` uses.
 struct DatabaseHandles {
     /// The backlinks database: for each linked object, the objects linking to it.
-    static let backlinksName = "objdb.backlinks"
+    static let backlinksName = DatabaseNames.backlinks
 
     var meta: DatabaseHandle?
     var backlinks: DatabaseHandle?

@@ -50,11 +50,11 @@ public final class ReadView {
     /// A view with observers first lets the notifier catch up, and runs their blocks for
     /// every change on the way, before this returns.
     ///
-    /// - Throws: ``ObjDBError/wrongThread(operation:expected:)`` off the view's thread or queue;
-    ///   ``ObjDBError/tooManyLiveVersions(path:live:maximum:oldest:)`` when the new version
-    ///   would pass the configured limit.
+    /// - Throws: ``ObjDBError/tooManyLiveVersions(path:live:maximum:oldest:)`` when the new
+    ///   version would pass the configured limit.
+    /// - Precondition: called on the view's thread or queue.
     public func refresh() throws {
-        try context.confinement.check("refresh")
+        context.confinement.require("refresh")
         guard !context.isWriting else { return }
         // Checked before letting go of the snapshot: a refused refresh leaves the view as it was.
         try context.database.checkLiveVersions()
@@ -73,9 +73,9 @@ public final class ReadView {
     ///
     /// Freezing copies nothing: the snapshot shares the view's read transaction.
     public func freeze() throws -> FrozenView {
-        try context.confinement.check("freeze")
+        context.confinement.require("freeze")
         if context.isFrozen { return FrozenView(context: context) }
-        guard !context.isWriting else { throw ObjDBError.frozen(operation: "freeze a write transaction") }
+        precondition(!context.isWriting, "A view cannot be frozen while it writes; freeze it after the write.")
         let snapshot = try context.shareSnapshot()
         return FrozenView(context: StoreContext(database: context.database, frozenAt: snapshot))
     }
@@ -93,7 +93,7 @@ public final class ReadView {
     /// rolls back when it throws; either way the view then reads the latest state.
     @discardableResult
     public func write<Result>(_ body: (WriteTransaction) throws -> Result) throws -> Result {
-        try context.confinement.check("write")
+        context.confinement.require("write")
         // Observers first hear of what happened before this write, as in Realm.
         context.delivery?.drain()
         try context.beginWrite()

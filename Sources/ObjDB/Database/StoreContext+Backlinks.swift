@@ -86,17 +86,14 @@ extension StoreContext {
         type: String, propertyID: UInt16, key: [UInt8]
     )] {
         guard let backlinks = database.backlinks else { return [] }
-        let targetKey = Self.prefixed(binding.schema.name) + key
+        let targetKey = BacklinkCodec.targetKey(type: binding.schema.name, key: key)
         let cursor = try readTransaction().cursor(backlinks)
         var sources: [(type: String, propertyID: UInt16, key: [UInt8])] = []
         guard try targetKey.withUnsafeBytes({ try cursor.seek(exactly: $0) }) != nil else { return [] }
         var entry = try cursor.current()
         while let current = entry {
-            let value = current.value
-            if let nameLength = value.first.map(Int.init), value.count >= 1 + nameLength + 2 {
-                let name = String(decoding: value[1..<1 + nameLength], as: UTF8.self)
-                let propertyID = UInt16(value[1 + nameLength]) << 8 | UInt16(value[2 + nameLength])
-                sources.append((name, propertyID, Array(value[(3 + nameLength)...])))
+            if let source = BacklinkCodec.source(current.value) {
+                sources.append((source.typeName, source.propertyID, source.key))
             }
             entry = try cursor.nextValueOfKey()
         }
@@ -137,16 +134,12 @@ extension StoreContext {
         }
     }
 
-    private static func prefixed(_ name: String) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: name.utf8.count)] + Array(name.utf8)
-    }
-
     private func withBacklink(
         _ link: Backlink, source: String, sourceKey: [UInt8],
         _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        let target = Self.prefixed(link.targetType) + link.targetKey
-        let value = Self.prefixed(source) + [UInt8(link.propertyID >> 8), UInt8(link.propertyID & 0xFF)] + sourceKey
+        let target = BacklinkCodec.targetKey(type: link.targetType, key: link.targetKey)
+        let value = BacklinkCodec.sourceValue(type: source, propertyID: link.propertyID, key: sourceKey)
         try target.withUnsafeBytes { target in try value.withUnsafeBytes { try body(target, $0) } }
     }
 }

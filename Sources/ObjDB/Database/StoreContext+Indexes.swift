@@ -6,46 +6,15 @@
 extension StoreContext {
     /// The index key of `value`; `nil` when the index does not hold it (`nil` in a unique index).
     func indexKey(_ value: StoredValue, for property: BoundProperty, in binding: TypeBinding) throws -> [UInt8]? {
-        var key: [UInt8] = []
-        switch value {
-        case .null:
-            if property.schema.index == .unique { return nil }
-            return [KeyEncoding.nilTag]
-        case .bool(let flag):
-            key = [KeyEncoding.valueTag, flag ? 1 : 0]
-        case .int(let number):
-            key = [KeyEncoding.valueTag]
-            KeyEncoding.appendInteger(number, to: &key)
-        case .float(let number):
-            key = [KeyEncoding.valueTag]
-            KeyEncoding.appendDouble(Double(number), to: &key)
-        case .double(let number):
-            key = [KeyEncoding.valueTag]
-            KeyEncoding.appendDouble(number, to: &key)
-        case .date(let date):
-            key = [KeyEncoding.valueTag]
-            KeyEncoding.appendDouble(date.timeIntervalSinceReferenceDate, to: &key)
-        case .string(let text):
-            key = [KeyEncoding.valueTag] + Array(text.utf8)
-        case .data(let data):
-            key = [KeyEncoding.valueTag] + Array(data)
-        case .uuid(let uuid):
-            key = [KeyEncoding.valueTag]
-            withUnsafeBytes(of: uuid.uuid) { key.append(contentsOf: $0) }
-        default:
-            return nil
+        let unique = property.schema.index == .unique
+        switch IndexKeyCodec.entry(for: value, unique: unique, maxKeySize: database.environment.maxKeySize) {
+        case .key(let key): return key
+        case .none: return nil
+        case .tooLarge(let size):
+            throw ObjDBError.keyTooLarge(
+                size: size, maximum: database.environment.maxKeySize,
+                operation: "unique index \(binding.schema.name).\(property.schema.name)")
         }
-        let maximum = database.environment.maxKeySize
-        if key.count > maximum {
-            // A regular index keeps a prefix (queries re-check the record); a unique one cannot.
-            guard property.schema.index == .regular else {
-                throw ObjDBError.keyTooLarge(
-                    size: key.count, maximum: maximum,
-                    operation: "unique index \(binding.schema.name).\(property.schema.name)")
-            }
-            key.removeLast(key.count - maximum)
-        }
-        return key
     }
 
     /// Throws when a unique index already holds one of `values` for another object.
@@ -106,29 +75,5 @@ extension StoreContext {
             }
         }
         didWrite()
-    }
-}
-
-extension StoredValue: CustomStringConvertible {
-    /// The value as messages and `objdb-inspect` print it.
-    public var description: String {
-        switch self {
-        case .null: return "nil"
-        case .bool(let flag): return String(flag)
-        case .int(let number): return String(number)
-        case .float(let number): return String(number)
-        case .double(let number): return String(number)
-        case .string(let text): return "\"\(text)\""
-        case .data(let data): return "<\(data.count) bytes>"
-        case .date(let date): return date.formatted(.iso8601)
-        case .uuid(let uuid): return uuid.uuidString
-        case .decimal(let decimal): return decimal.description
-        case .link(let type, let key): return "\(type)(\(key))"
-        case .embedded(let values):
-            return "{" + values.keys.sorted().map { "\($0): \(values[$0]!)" }.joined(separator: ", ") + "}"
-        case .list(let values): return "[" + values.map(\.description).joined(separator: ", ") + "]"
-        case .map(let values):
-            return "[" + values.keys.sorted().map { "\($0): \(values[$0]!)" }.joined(separator: ", ") + "]"
-        }
     }
 }

@@ -126,11 +126,12 @@ final class StoreContext {
     /// Ends the read snapshot (if any) and begins the write transaction, at the latest state.
     func beginWrite() throws {
         precondition(!isClosed, "A closed view was used.")
-        if isFrozen { throw ObjDBError.frozen(operation: "write") }
-        if isWriting || WritingThread.isWriting(database.environment) {
-            // LMDB's write lock is not reentrant: waiting for it here would wait forever.
-            throw ObjDBError.nestedWrite(path: database.configuration.path)
-        }
+        precondition(!isFrozen, "A frozen view cannot write: frozen views, objects and results never change.")
+        // LMDB's write lock is not reentrant: waiting for it here would wait forever.
+        precondition(
+            !isWriting && !WritingThread.isWriting(database.environment),
+            "A write to \(database.configuration.path) began inside another write on the same thread; "
+                + "do the work in the first one (check Database.isInWriteTransaction).")
         releaseTransaction()
         generation &+= 1
         transaction = try database.environment.beginWrite()
@@ -288,8 +289,8 @@ final class StoreContext {
     func flushSequences(in transaction: Transaction) throws {
         guard let meta = database.meta else { return }
         for (type, next) in sequences {
-            let key = Array("seq.\(type)".utf8)
-            let value = withUnsafeBytes(of: next.bigEndian) { Array($0) }
+            let key = MetaKeys.sequence(type)
+            let value = MetaKeys.encode(next)
             try key.withUnsafeBytes { key in
                 try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: meta) }
             }
@@ -306,9 +307,11 @@ final class StoreContext {
         let transaction = try writeTransaction("insert")
         var next: UInt64 = 1
         if let meta = database.meta {
-            let key = Array("seq.\(name)".utf8)
-            if let stored = try key.withUnsafeBytes({ try transaction.get($0, in: meta) }), stored.count == 8 {
-                next = UInt64(bigEndian: stored.loadUnaligned(as: UInt64.self))
+            let key = MetaKeys.sequence(name)
+            if let stored = try key.withUnsafeBytes({ try transaction.get($0, in: meta) }),
+                let value = MetaKeys.decode(stored)
+            {
+                next = value
             }
         }
         sequences[name] = next + 1

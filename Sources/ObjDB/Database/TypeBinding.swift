@@ -66,12 +66,12 @@ final class TypeBinding: @unchecked Sendable {
     }
 
     /// The name of the object table of type `name`.
-    static func tableName(_ name: String) -> String { "obj.\(name)" }
+    static func tableName(_ name: String) -> String { DatabaseNames.table(name) }
 
     /// The name of the index of property ID `id` of type `name`: the kind is in the
     /// name, because LMDB keeps a database's `MDB_DUPSORT` flag for good.
     static func indexName(_ name: String, propertyID id: UInt16, kind: IndexKind) -> String {
-        kind == .unique ? "uidx.\(name).\(id)" : "idx.\(name).\(id)"
+        DatabaseNames.index(name, propertyID: id, unique: kind == .unique)
     }
 }
 

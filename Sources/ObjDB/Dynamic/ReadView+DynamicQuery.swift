@@ -10,6 +10,9 @@ extension ReadView {
     public func dynamicObjects(
         _ typeName: String, filter: String?, arguments: [Any] = [], sortedBy sorts: [SortKey] = [], limit: Int? = nil
     ) throws -> [DynamicObject] {
+        if let limit, limit < 0 {
+            throw ObjDBError.invalidArgument("limit", reason: "must not be negative, not \(limit)")
+        }
         let binding = try context.database.binding(named: typeName)
         var spec = QuerySpec()
         if let filter {

@@ -17,9 +17,9 @@ package enum StoreFormat {
     /// The format this build writes, and the only one it reads.
     package static let version: UInt32 = 2
     /// The named database holding the header (and, later, the stored schema).
-    package static let metaDatabaseName = "objdb.meta"
+    package static let metaDatabaseName = DatabaseNames.meta
     /// The key of the header record.
-    package static let headerKey = Array("header".utf8)
+    package static let headerKey = MetaKeys.header
     /// The header's size in bytes.
     package static let headerSize = 16
 

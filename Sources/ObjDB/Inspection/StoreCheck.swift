@@ -12,7 +12,10 @@ package struct StoreCheck {
 
     /// Every problem found, one sentence each; empty for a sound store.
     package func problems() throws -> [String] {
-        try database.read { view in
+        // LMDB's own pages first: the checks below let LMDB walk every tree.
+        let pageProblems = try PageCheck(environment: database.environment).problems()
+        guard pageProblems.isEmpty else { return pageProblems.map(\.description) }
+        return try database.read { view in
             let context = view.context
             var problems: [String] = []
             var expectedBacklinks = Set<[UInt8]>()

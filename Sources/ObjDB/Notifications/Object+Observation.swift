@@ -23,10 +23,10 @@ extension ObjectObservable where Self: Object {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
         }
         let context = accessor.context
-        try context.confinement.check("observe")
-        guard !context.isFrozen else { throw ObjDBError.frozen(operation: "observe") }
+        context.confinement.require("observe")
+        precondition(!context.isFrozen, Results<Object>.frozenObservationMessage)
         guard let queue = context.confinement.deliveryQueue else {
-            throw ObjDBError.noDeliveryQueue(operation: "observe")
+            preconditionFailure(Results<Object>.noDeliveryQueueMessage)
         }
         let binding = accessor.binding
         let notifier = context.database.notifier
@@ -69,8 +69,8 @@ extension ObjectObservable where Self: Object {
 
     /// An immutable copy of the object at its view's version, readable from any thread.
     ///
-    /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object;
-    ///   ``ObjDBError/wrongThread(operation:expected:)``.
+    /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object.
+    /// - Precondition: called where the object's view belongs.
     public func freeze() throws -> Frozen<Self> {
         guard let accessor, accessor.owner == nil, accessor.isValid else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))

@@ -19,15 +19,16 @@ extension Results {
     ///   (`"author.name"`); when given, a change to anything else of an object that stays in
     ///   place is not reported. Without them, every property counts, and so does any change to
     ///   an object one link away.
-    /// - Throws: ``ObjDBError/noDeliveryQueue(operation:)`` when the view has no queue,
-    ///   ``ObjDBError/wrongThread(operation:expected:)`` off the view's queue or thread,
-    ///   ``ObjDBError/frozen(operation:)``, ``ObjDBError/unknownProperty(type:property:)``.
+    /// - Throws: ``ObjDBError/unknownProperty(type:property:)`` for an unknown key path.
+    /// - Precondition: the view is live, has a queue to deliver on (made with
+    ///   ``Database/view(queue:)``, or on the main thread, whose run loop must run), and this is
+    ///   called there.
     public func observe(
         keyPaths: [String]? = nil, _ block: @escaping (CollectionChange<Results<Element>>) -> Void
     ) throws -> NotificationToken {
-        try context.confinement.check("observe")
+        context.confinement.require("observe")
         guard let queue = context.confinement.deliveryQueue else {
-            throw ObjDBError.noDeliveryQueue(operation: "observe")
+            preconditionFailure(Self.noDeliveryQueueMessage)
         }
         return try register(on: queue, results: self, keyPaths: keyPaths, block: block)
     }
@@ -43,8 +44,8 @@ extension Results {
         if let own = context.confinement.deliveryQueue, own === queue {
             return try observe(keyPaths: keyPaths, block)
         }
-        try context.confinement.check("observe")
-        guard !context.isFrozen else { throw ObjDBError.frozen(operation: "observe") }
+        context.confinement.require("observe")
+        precondition(!context.isFrozen, Self.frozenObservationMessage)
         let queueContext = StoreContext(database: context.database)
         queueContext.confinement = .queue(queue, QueueIdentity.of(queue))
         return try register(
@@ -80,7 +81,7 @@ extension Results {
         block: @escaping (CollectionChange<Results<Element>>) -> Void
     ) throws -> NotificationToken {
         let context = results.context
-        guard !context.isFrozen else { throw ObjDBError.frozen(operation: "observe") }
+        precondition(!context.isFrozen, Self.frozenObservationMessage)
         let database = context.database
         let differ = ResultsDiffer(
             binding: binding, spec: spec, database: database,
@@ -101,5 +102,18 @@ extension StoreContext {
         let made = ViewDelivery(queue: queue, context: self)
         delivery = made
         return made
+    }
+}
+
+extension Results {
+    /// Why `observe` stopped the program on a view that has nowhere to deliver.
+    static var noDeliveryQueueMessage: String {
+        "observe needs a queue to deliver on: open the view with view(queue:) or on the main thread "
+            + "(and run its run loop), or use the changes async sequence."
+    }
+
+    /// Why `observe` stopped the program on a frozen view.
+    static var frozenObservationMessage: String {
+        "A frozen view, object or results cannot be observed: it never changes; observe a live view."
     }
 }

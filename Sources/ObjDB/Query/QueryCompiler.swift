@@ -8,8 +8,30 @@ struct QueryCompiler {
     private var database: Database { context.database }
     private var codec: ValueCodec { ValueCodec(schema: database.schemaIndex) }
 
+    /// The deepest expression compiled: compiling and matching recurse, and every front-end can nest
+    /// (a string predicate up to ``PredicateParser/maximumDepth`` levels, each up to an OR, an AND and a NOT deep).
+    static let maximumDepth = 4 * PredicateParser.maximumDepth
+
     func compile(_ expression: QueryExpression) throws -> RowMatcher {
-        try compile(expression, in: root)
+        guard Self.depth(of: expression) <= Self.maximumDepth else {
+            throw invalid("the query nests deeper than \(Self.maximumDepth) levels")
+        }
+        return try compile(expression, in: root)
+    }
+
+    /// The expression's depth, found without recursing (it may be deep).
+    private static func depth(of expression: QueryExpression) -> Int {
+        var deepest = 0
+        var pending = [(expression, 1)]
+        while let (next, level) = pending.popLast() {
+            deepest = max(deepest, level)
+            switch next {
+            case .not(let operand): pending.append((operand, level + 1))
+            case .and(let operands), .or(let operands): pending += operands.map { ($0, level + 1) }
+            case .constant, .comparison: break
+            }
+        }
+        return deepest
     }
 
     private func compile(_ expression: QueryExpression, in binding: TypeBinding) throws -> RowMatcher {

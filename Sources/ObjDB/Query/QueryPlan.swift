@@ -95,10 +95,10 @@ struct QueryPlanner {
                 let encoded = ObjectKeyCodec.encode(objectKey)
                 return encoded.count > context.database.maxTableKeySize ? [] : encoded
             }
-            do {
-                return try context.indexKey(value, for: property, in: binding)
-            } catch ObjDBError.keyTooLarge {
-                return []  // a unique index holds no value this long
+            switch IndexKeyCodec.entry(for: value, unique: property.schema.index == .unique, maxKeySize: maximum) {
+            case .key(let key): return key
+            case .none: return nil
+            case .tooLarge: return []  // a unique index holds no value this long
             }
         }
 

@@ -8,7 +8,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// Where a view may be used, checked at run time by the calls that can throw.
+/// Where a view may be used, checked at run time by the calls that touch its snapshot.
 ///
 /// The compiler does most of the work (views and live objects are not `Sendable`); this
 /// catches what it cannot see, such as a view smuggled to another thread by unsafe code.
@@ -27,19 +27,29 @@ enum Confinement {
         return .thread(pthread_self(), isMain: Thread.isMainThread)
     }
 
-    /// Throws ``ObjDBError/wrongThread(operation:expected:)`` when called off the view's thread or queue.
-    func check(_ operation: String) throws {
+    /// Whether the caller runs where the view belongs.
+    var isCurrent: Bool {
         switch self {
-        case .queue(let queue, let identity):
-            if DispatchQueue.getSpecific(key: QueueIdentity.key) !== identity {
-                throw ObjDBError.wrongThread(operation: operation, expected: "queue \(queue.label)")
-            }
-        case .thread(let thread, let isMain):
-            if pthread_equal(thread, pthread_self()) == 0 {
-                throw ObjDBError.wrongThread(operation: operation, expected: isMain ? "main thread" : "thread")
-            }
-        case .isolation:
-            break
+        case .queue(_, let identity): return DispatchQueue.getSpecific(key: QueueIdentity.key) === identity
+        case .thread(let thread, _): return pthread_equal(thread, pthread_self()) != 0
+        case .isolation: return true
+        }
+    }
+
+    /// Stops the program when called off the view's thread or queue: a misuse, as in Realm.
+    func require(_ operation: String) {
+        guard !isCurrent else { return }
+        preconditionFailure(
+            "\(operation) was called off the view's own \(ownerDescription); a view and its objects belong to it "
+                + "(pass a ThreadSafeReference or a frozen snapshot instead).")
+    }
+
+    /// Where the view belongs, for messages.
+    var ownerDescription: String {
+        switch self {
+        case .queue(let queue, _): return "queue \(queue.label)"
+        case .thread(_, let isMain): return isMain ? "main thread" : "thread"
+        case .isolation: return "task"
         }
     }
 

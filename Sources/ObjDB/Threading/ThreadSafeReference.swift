@@ -66,7 +66,8 @@ extension ReadView {
     /// The object `reference` carries, as this view sees it, or `nil` if it was deleted since.
     ///
     /// - Throws: ``ObjDBError/invalidThreadSafeReference(reason:)`` when resolved already or
-    ///   made for another database; ``ObjDBError/wrongThread(operation:expected:)``.
+    ///   made for another database.
+    /// - Precondition: called where the view belongs.
     public func resolve<T: Object>(_ reference: ThreadSafeReference<T>) throws -> T? {
         try prepareToResolve(reference)
         guard case .object(_, let key) = reference.payload else { return nil }
@@ -85,7 +86,7 @@ extension ReadView {
     }
 
     private func prepareToResolve<Confined>(_ reference: ThreadSafeReference<Confined>) throws {
-        try context.confinement.check("resolve")
+        context.confinement.require("resolve")
         guard reference.database === context.database else {
             throw ObjDBError.invalidThreadSafeReference(
                 reason: "it was made for another Database instance (\(reference.database.configuration.path))")

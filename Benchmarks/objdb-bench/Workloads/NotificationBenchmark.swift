@@ -46,18 +46,17 @@ final class NotificationBenchmark {
         var configuration = Configuration(
             path: directory + "/notifications.objdb", types: [BenchTweet.self, BenchProbe.self])
         configuration.isDurable = false
-        configuration.initialMapSize = 1 << 30
         database = try Database(configuration: configuration)
         try database.write { transaction in
-            try ObjDBEngine.add(source, count: size, in: transaction)
+            try ObjDBEngine.add(source.tweets, 0..<size, in: transaction)
             let probe = BenchProbe()
             probe.id = 1
             try transaction.add(probe)
         }
-        let members = (0..<size).filter { source.retweetCounts[$0] > 10 }
+        let members = (0..<size).filter { source.tweets.retweetCounts[$0] > 10 }
         matching = members.count
         var random = SplitMix64(seed: UInt64(size))
-        changes = members.map { source.ids[$0] }.shuffled(using: &random)
+        changes = members.map { source.tweets.ids[$0] }.shuffled(using: &random)
 
         let (database, queue, mailbox) = (self.database, self.queue, self.mailbox)
         try queue.sync {
