@@ -109,7 +109,7 @@ extension QueryCompiler {
     func aggregator(_ aggregate: QueryAggregate, for schema: PropertySchema) throws -> (UnsafeRawBufferPointer?) ->
         Double?
     {
-        let codec = ValueCodec(schema: context.database.schemaIndex)
+        let codec = ValueCodec(schema: source.catalog.schemaIndex)
         if aggregate == .count {
             return { field in field.map { Double(ValueCodec.elementCount($0)) } ?? 0 }
         }
