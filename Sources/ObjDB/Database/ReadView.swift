@@ -37,6 +37,7 @@ public final class ReadView {
         } catch {
             preconditionFailure("Reading \(type) failed: \(error)")
         }
+
     }
 
     /// Moves the view to the latest committed state; its objects then read that state.

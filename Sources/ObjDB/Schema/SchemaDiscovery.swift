@@ -24,6 +24,18 @@ final class DiscoveredType: @unchecked Sendable {
         self.layout = layout
     }
 
+    /// The object key an unmanaged object's primary key gives, or `nil` for a class without one
+    /// (or one that cannot be stored).
+    static func primaryKey(of object: ObjectBase) -> ObjectKey? {
+        guard let discovered = try? of(type(of: object)), let property = discovered.schema.primaryKey,
+            let ordinal = discovered.propertyIndexByOrdinal.firstIndex(where: {
+                discovered.schema.properties[$0].name == property.name
+            }),
+            let value = try? discovered.storedValue(of: object, ordinal: ordinal, .readingScalars)
+        else { return nil }
+        return ObjectKeyCodec.key(fromPrimaryKey: value, type: property.type)
+    }
+
     /// The stored value of one property of an unmanaged object.
     func storedValue(of object: ObjectBase, ordinal: Int, _ context: _StoringContext) throws -> StoredValue {
         guard let layout else { return try persistedProperties(of: object)[ordinal].storedValue(context) }

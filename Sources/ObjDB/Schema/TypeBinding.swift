@@ -22,6 +22,9 @@ final class TypeBinding: @unchecked Sendable {
     /// Whether some property of some type links to this type: only then can deleting one of its objects
     /// have links to clear.
     let isLinkTarget: Bool
+    /// The properties whose values a write's bookkeeping reads: indexed ones, and those holding
+    /// links or embedded objects (backlinks). A delete decodes only these.
+    let bookkeepingProperties: [BoundProperty]
     /// The stored properties' positions in slot order, and the slot count: how records are laid out.
     let storedOrder: (positions: [Int], slotCount: Int)
     private let byName: [String: BoundProperty]
@@ -41,6 +44,9 @@ final class TypeBinding: @unchecked Sendable {
         byName = Dictionary(properties.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
         primaryKey = properties.first { $0.schema.isPrimaryKey }
         hasLinks = properties.contains { $0.schema.type == .object || $0.schema.type == .embedded }
+        bookkeepingProperties = properties.filter {
+            $0.schema.isIndexed || $0.schema.type == .object || $0.schema.type == .embedded
+        }
         storedOrder = schema.storedPropertyOrder
         if let discovered {
             let byName = self.byName

@@ -179,4 +179,22 @@ struct RegressionTests {
         }
         #expect(try db.view().objects(Brewery.self).map(\.name) == ["A"])
     }
+
+    // #12: adding an object changed its hash, corrupting any Set or Dictionary holding it.
+    @Test func anObjectStaysInItsSetAndDictionaryWhenAdded() throws {
+        let db = try makeDatabase(directory)
+        let tweet = makeTweet(1, "x")
+        let recent = Recent()
+        let tweets: Set<Tweet> = [tweet]
+        let recents: [Recent: String] = [recent: "seen"]
+        try db.write { transaction in
+            try transaction.add(tweet)
+            try transaction.add(recent)
+        }
+        #expect(tweets.contains(tweet))
+        #expect(recents[recent] == "seen")
+        let stored = try #require(try db.view().object(ofType: Tweet.self, forPrimaryKey: 1))
+        #expect(tweets.contains(stored))
+        #expect(stored.hashValue == tweet.hashValue)
+    }
 }
