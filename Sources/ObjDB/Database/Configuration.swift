@@ -8,9 +8,7 @@
 /// }
 /// let db = try Database(configuration: configuration)
 /// ```
-public struct Configuration: @unchecked Sendable {
-    // @unchecked because `types` holds metatypes, which never change.
-
+public struct Configuration: Sendable {
     /// The store file; its lock file is `<path>-lock` beside it.
     public var path: String
     /// The model classes. Empty opens the store by its stored schema alone (the dynamic API).

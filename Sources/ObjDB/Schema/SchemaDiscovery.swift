@@ -1,9 +1,7 @@
 import Synchronization
 
 /// What reflection found in one model class, discovered once per class and cached.
-final class DiscoveredType: @unchecked Sendable {
-    // @unchecked because `swiftType` is a metatype, immutable once discovered.
-
+final class DiscoveredType: Sendable {
     /// The class.
     let swiftType: ObjectBase.Type
     /// The declared schema; property IDs are assigned when a database binds it.

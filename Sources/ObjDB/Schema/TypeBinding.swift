@@ -1,8 +1,6 @@
 /// One object type as a particular database stores it: its stored schema, its
 /// tables, and how its class's properties map to stored properties.
-final class TypeBinding: @unchecked Sendable {
-    // @unchecked because `swiftType` is a metatype; everything else is immutable.
-
+final class TypeBinding: Sendable {
     /// The stored schema, with property IDs.
     let schema: ObjectSchema
     /// The class, when the database was opened with it.
