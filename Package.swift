@@ -60,7 +60,7 @@ let package = Package(
         // Helpers every test target shares: temporary directories, running the built tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child"]),
-        .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDBSync"]),
+        .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDB", "ObjDBSync", "TestSupport"]),
         .testTarget(
             name: "ToolsTests",
             dependencies: [
