@@ -44,48 +44,48 @@ extension WriteTransaction {
         -> UpsertOutcome
     {
         precondition(!object.isManaged, "upsert(_:updating:) takes an unmanaged object; \(T.self) is managed.")
-        let binding = try context.database.binding(for: T.self)
+        let binding = try scope.catalog.binding(for: T.self)
         guard let primaryKeyOrdinal = binding.primaryKeyOrdinal else {
             preconditionFailure("upsert(_:updating:) needs a primary key, and \(T.self) has none.")
         }
         let discovered = try DiscoveredType.of(T.self)
-        let storing = _StoringContext(context: context, policy: .modified)
-        let key = try context.objectKey(
+        let storing = _StoringContext(writer: scope, catalog: scope.catalog, policy: .modified)
+        let key = try scope.objectKey(
             from: try discovered.storedValue(of: object, ordinal: primaryKeyOrdinal, storing), in: binding)
-        let keyBytes = try context.tableKey(for: key, in: binding)
+        let keyBytes = try scope.tableKey(for: key, in: binding)
 
         // Registered while linked objects are added, so a link back to `object` resolves to its key.
-        context.objectsBeingAdded[ObjectIdentifier(object)] = (binding, key)
-        defer { context.objectsBeingAdded[ObjectIdentifier(object)] = nil }
-        let writesBefore = context.writeCount
+        scope.objectsBeingAdded[ObjectIdentifier(object)] = (binding, key)
+        defer { scope.objectsBeingAdded[ObjectIdentifier(object)] = nil }
+        let writesBefore = scope.writeCount
         let outcome: UpsertOutcome
         do {
             var values = [StoredValue](repeating: .null, count: binding.properties.count)
             for (ordinal, value) in try discovered.storedValues(of: object, storing).enumerated() {
                 values[binding.propertiesByOrdinal[ordinal].position] = value
             }
-            if let oldRecord = try context.record(in: binding, key: keyBytes) {
+            if let oldRecord = try scope.record(in: binding, key: keyBytes) {
                 if let keyPaths {
-                    var merged = context.values(of: oldRecord, in: binding)
+                    var merged = scope.values(of: oldRecord, in: binding)
                     for ordinal in UpsertKeyPaths.ordinals(of: keyPaths, in: discovered) {
                         let position = binding.propertiesByOrdinal[ordinal].position
                         merged[position] = values[position]
                     }
                     values = merged
                 }
-                let writesBeforePut = context.writeCount
-                try context.put(values, key: key, in: binding, policy: .modified)
-                outcome = context.writeCount == writesBeforePut ? .unchanged : .updated
+                let writesBeforePut = scope.writeCount
+                try scope.put(values, key: key, in: binding, policy: .modified)
+                outcome = scope.writeCount == writesBeforePut ? .unchanged : .updated
             } else {
-                try context.put(values, key: key, in: binding, policy: .modified)
+                try scope.put(values, key: key, in: binding, policy: .modified)
                 outcome = .inserted
             }
         } catch {
             // Linked objects this upsert stored stay in the transaction: it must not commit.
-            if context.writeCount != writesBefore, context.deferredError == nil { context.deferredError = error }
+            if scope.writeCount != writesBefore, scope.deferredError == nil { scope.deferredError = error }
             throw error
         }
-        object.accessor = ObjectAccessor(context: context, binding: binding, key: keyBytes, objectKey: key)
+        object.accessor = ObjectAccessor(snapshot: scope.snapshot, binding: binding, key: keyBytes, objectKey: key)
         return outcome
     }
 }
