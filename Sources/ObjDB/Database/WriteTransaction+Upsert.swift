@@ -24,7 +24,7 @@ extension WriteTransaction {
     ///
     /// This is what importers need: a payload that carries some properties of an object must not
     /// reset the others, and must be able to tell new objects from changed and unchanged ones.
-    /// When no object has the primary key, every property of `object` is stored, as ``add(_:update:)``
+    /// When no object has the primary key, every property of `object` is stored, as ``add(_:update:)-(Object,_)``
     /// stores it. When one does, the properties in `keyPaths` take `object`'s values (all of them when
     /// `keyPaths` is `nil`), the others keep their stored values, and nothing is written unless a value
     /// changed; observers then see only the properties whose values changed, as under
