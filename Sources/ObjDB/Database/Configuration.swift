@@ -8,7 +8,31 @@
 /// }
 /// let db = try Database(configuration: configuration)
 /// ```
+///
+/// ## Topics
+///
+/// ### The store and its classes
+/// - ``init(path:types:)``
+/// - ``path``
+/// - ``types``
+/// - ``readOnly``
+/// - ``fileMode``
+///
+/// ### Schema versions
+/// - ``schemaVersion``
+/// - ``migration``
+///
+/// ### Durability and size
+/// - ``isDurable``
+/// - ``initialMapSize``
+/// - ``maxMapSize``
+/// - ``maxReaders``
+/// - ``maximumLiveVersions``
+///
+/// ### Notifications
+/// - ``crossProcessNotificationInterval``
 public struct Configuration: Sendable {
+
     /// The store file; its lock file is `<path>-lock` beside it.
     public var path: String
     /// The model classes. Empty opens the store by its stored schema alone (the dynamic API).
