@@ -121,7 +121,8 @@ public final class WriteTransaction {
         do {
             return try scope.snapshot.object(type, key: key._objectKey)
         } catch {
-            preconditionFailure("Reading \(type) failed: \(error)")
+            scope.catalog.faults.report(error)
+            return nil
         }
     }
 
