@@ -167,7 +167,7 @@ extension Environment {
         init(environment: Environment) { self.environment = environment }
     }
 
-    private static let registry = Mutex<[String: WeakEnvironment]>([:])
+    private static let registry = ProcessWideLock<[String: WeakEnvironment]>([:])
 
     private static func canonicalPath(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
