@@ -10,7 +10,7 @@ STORE ?= $(DEMO_STORE)
 BENCH_ARGS ?=
 SOURCES := Package.swift Sources Tools Benchmarks Examples Tests
 
-.PHONY: deps build test test-tsan stress fuzz demo bench bench-quick bench-check inspect lint format clean
+.PHONY: deps build test test-tsan stress fuzz demo bench bench-quick bench-check inspect lint format clean layers
 
 ## Installs the Debian packages the build links against, when any is missing.
 deps:
@@ -26,9 +26,13 @@ build: deps
 	$(SWIFT) build --build-tests 2>&1 | tee .build/build.log
 	@if grep -E '^/.*: warning:' .build/build.log; then echo "error: the build has warnings"; exit 1; fi
 
-## The test suite, the threading suites under ThreadSanitizer, then the benchmark's quick run
-## (which fails when engines disagree).
-test: build
+## Lists which folders of Sources/ObjDB name which others' types; fails on an upward reference.
+layers:
+	python3 Scripts/layers.py
+
+## The layer check, the test suite, the threading suites under ThreadSanitizer, then the
+## benchmark's quick run (which fails when engines disagree).
+test: build layers
 	$(SWIFT) test --skip-build
 	$(MAKE) test-tsan
 	.build/debug/objdb-bench --quick

@@ -29,7 +29,7 @@ package enum StoreFormat {
     /// - Throws: ``ObjDBError/notAnObjDBStore(path:reason:)`` for a foreign LMDB file
     ///   or a damaged header, ``ObjDBError/newerFormat(path:found:supported:)`` for a newer one.
     package static func open(path: String, options: EnvironmentOptions = .init()) throws -> (Environment, UInt32) {
-        try validate(try Environment.open(path: path, options: options))
+        try validate(try Environment.open(path: path, options: options, checking: [DatabaseNames.meta]))
     }
 
     /// Checks that `environment` is an ObjDB store of a format this build reads,

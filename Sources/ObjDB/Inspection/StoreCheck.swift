@@ -16,25 +16,25 @@ package struct StoreCheck {
         let pageProblems = try PageCheck(environment: database.environment).problems()
         guard pageProblems.isEmpty else { return pageProblems.map(\.description) }
         return try database.read { view in
-            let context = view.context
+            let source = try view.snapshot.source()
             var problems: [String] = []
             var expectedBacklinks = Set<[UInt8]>()
             for binding in database.bindings.values.sorted(by: { $0.schema.name < $1.schema.name })
             where !binding.schema.isEmbedded {
-                try checkObjects(of: binding, context: context, backlinks: &expectedBacklinks, problems: &problems)
-                try checkIndexes(of: binding, context: context, problems: &problems)
+                try checkObjects(of: binding, source: source, backlinks: &expectedBacklinks, problems: &problems)
+                try checkIndexes(of: binding, source: source, problems: &problems)
             }
-            try checkBacklinks(expected: expectedBacklinks, context: context, problems: &problems)
+            try checkBacklinks(expected: expectedBacklinks, source: source, problems: &problems)
             return problems
         }
     }
 
     private func checkObjects(
-        of binding: TypeBinding, context: StoreContext, backlinks: inout Set<[UInt8]>, problems: inout [String]
+        of binding: TypeBinding, source: RecordSource, backlinks: inout Set<[UInt8]>, problems: inout [String]
     ) throws {
         guard let table = binding.table else { return }
         let name = binding.schema.name
-        let transaction = try context.readTransaction()
+        let transaction = source.transaction
         var entries: [([UInt8], [UInt8])] = []
         try transaction.cursor(table).forEach { entry in
             entries.append((Array(entry.key), Array(entry.value)))
@@ -49,7 +49,7 @@ package struct StoreCheck {
                 continue
             }
             let decoded = record.withUnsafeBytes { bytes in
-                RecordReader(validating: bytes).map { context.values(of: $0, in: binding) }
+                RecordReader(validating: bytes).map { source.values(of: $0, in: binding) }
             }
             guard let values = decoded else {
                 problems.append("\(label): the record does not decode")
@@ -64,7 +64,7 @@ package struct StoreCheck {
             }
             for property in binding.properties where property.schema.isIndexed {
                 guard let index = property.index,
-                    let indexKey = try context.indexKey(values[property.position], for: property, in: binding)
+                    let indexKey = try Self.indexKey(values[property.position], for: property, in: binding, source)
                 else { continue }
                 let cursor = try transaction.cursor(index)
                 var found = false
@@ -74,10 +74,10 @@ package struct StoreCheck {
                 }
                 if !found { problems.append("\(label): \(property.schema.name) is missing from its index") }
             }
-            for link in context.links(in: values, of: binding) {
+            for link in binding.links(in: values) {
                 guard let target = database.bindings[link.targetType],
-                    (try? context.record(in: target, key: link.targetKey)) ?? nil != nil
-                        || Self.exists(link.targetKey, in: target, context)
+                    (try? source.record(in: target, key: link.targetKey)) ?? nil != nil
+                        || Self.exists(link.targetKey, in: target, source)
                 else {
                     problems.append("\(label): a link to a missing \(link.targetType)")
                     continue
@@ -87,8 +87,8 @@ package struct StoreCheck {
         }
     }
 
-    private func checkIndexes(of binding: TypeBinding, context: StoreContext, problems: inout [String]) throws {
-        let transaction = try context.readTransaction()
+    private func checkIndexes(of binding: TypeBinding, source: RecordSource, problems: inout [String]) throws {
+        let transaction = source.transaction
         for property in binding.properties where property.schema.isIndexed {
             guard let index = property.index else { continue }
             var entries: [([UInt8], [UInt8])] = []
@@ -98,24 +98,24 @@ package struct StoreCheck {
             }
             for (indexKey, objectKey) in entries {
                 let label = "index \(binding.schema.name).\(property.schema.name)"
-                guard Self.exists(objectKey, in: binding, context) else {
+                guard Self.exists(objectKey, in: binding, source) else {
                     problems.append("\(label): an entry points at a missing object")
                     continue
                 }
                 // A damaged record is reported once, with the objects.
-                guard let reader = try? context.record(in: binding, key: objectKey) else { continue }
-                let value = context.values(of: reader, in: binding)[property.position]
-                if try context.indexKey(value, for: property, in: binding) != indexKey {
+                guard let reader = try? source.record(in: binding, key: objectKey) else { continue }
+                let value = source.values(of: reader, in: binding)[property.position]
+                if try Self.indexKey(value, for: property, in: binding, source) != indexKey {
                     problems.append("\(label): an entry does not match its object's value \(value)")
                 }
             }
         }
     }
 
-    private func checkBacklinks(expected: Set<[UInt8]>, context: StoreContext, problems: inout [String]) throws {
+    private func checkBacklinks(expected: Set<[UInt8]>, source: RecordSource, problems: inout [String]) throws {
         guard let backlinks = database.backlinks else { return }
         var stored = Set<[UInt8]>()
-        try context.readTransaction().cursor(backlinks).forEach { entry in
+        try source.transaction.cursor(backlinks).forEach { entry in
             stored.insert(Array(entry.key) + [0xFF] + Array(entry.value))
             return true
         }
@@ -126,17 +126,34 @@ package struct StoreCheck {
     }
 
     /// Whether the table holds the key, whatever its record looks like.
-    private static func exists(_ key: [UInt8], in binding: TypeBinding, _ context: StoreContext) -> Bool {
-        guard let table = binding.table, let transaction = try? context.readTransaction() else { return false }
+    private static func exists(_ key: [UInt8], in binding: TypeBinding, _ source: RecordSource) -> Bool {
+        guard let table = binding.table else { return false }
+        let transaction = source.transaction
         return ((try? key.withUnsafeBytes { try transaction.get($0, in: table) }) ?? nil) != nil
     }
 
-    private static func backlink(_ link: StoreContext.Backlink, source: String, sourceKey: [UInt8]) -> [UInt8] {
+    private static func backlink(_ link: TypeBinding.Link, source: String, sourceKey: [UInt8]) -> [UInt8] {
         let target =
             [UInt8(truncatingIfNeeded: link.targetType.utf8.count)] + Array(link.targetType.utf8) + link.targetKey
         let value =
             [UInt8(truncatingIfNeeded: source.utf8.count)] + Array(source.utf8)
             + [UInt8(link.propertyID >> 8), UInt8(link.propertyID & 0xFF)] + sourceKey
         return target + [0xFF] + value
+    }
+
+    /// The key the index of `property` holds for `value`, as the write path puts it.
+    private static func indexKey(
+        _ value: StoredValue, for property: BoundProperty, in binding: TypeBinding, _ source: RecordSource
+    ) throws -> [UInt8]? {
+        switch IndexKeyCodec.entry(
+            for: value, unique: property.schema.index == .unique, maxKeySize: source.catalog.maxKeySize)
+        {
+        case .key(let key): return key
+        case .none: return nil
+        case .tooLarge(let size):
+            throw ObjDBError.keyTooLarge(
+                size: size, maximum: source.catalog.maxKeySize,
+                operation: "unique index \(binding.schema.name).\(property.schema.name)")
+        }
     }
 }

@@ -22,19 +22,20 @@ extension ObjectObservable where Self: Object {
         guard let accessor, accessor.owner == nil, accessor.isValid else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
         }
-        let context = accessor.context
-        context.confinement.require("observe")
-        precondition(!context.isFrozen, Results<Object>.frozenObservationMessage)
-        guard let queue = context.confinement.deliveryQueue else {
+        let snapshot = accessor.snapshot
+        snapshot.confinement.require("observe")
+        precondition(!snapshot.isFrozen, Results<Object>.frozenObservationMessage)
+        let database = ReadView(snapshot: snapshot).database
+        guard let queue = snapshot.confinement.deliveryQueue else {
             preconditionFailure(Results<Object>.noDeliveryQueueMessage)
         }
         let binding = accessor.binding
-        let notifier = context.database.notifier
+        let notifier = database.notifier
         let observer = ObjectObserver(
             id: notifier.makeID(), binding: binding, key: accessor.key,
-            observed: try ObservedKeyPaths(keyPaths: keyPaths, binding: binding, database: context.database),
-            delivery: context.deliveryOrMake(queue: queue), object: self,
-            version: try context.readVersion(), block: block)
+            observed: try ObservedKeyPaths(keyPaths: keyPaths, binding: binding, database: database),
+            delivery: snapshot.deliveryOrMake(queue: queue, notifier: notifier), object: self,
+            version: try snapshot.readVersion(), block: block)
         let isActive = observer.isActive
         return notifier.add(observer) { isActive.clear() }
     }
@@ -57,11 +58,11 @@ extension ObjectObservable where Self: Object {
             continuation.finish()
             return stream
         }
-        let database = accessor.context.database
+        let database = ReadView(snapshot: accessor.snapshot).database
         let notifier = database.notifier
         let observer = ObjectStreamObserver<Self>(
             id: notifier.makeID(), binding: accessor.binding, key: accessor.key, objectKey: accessor.objectKey,
-            database: database, version: try? accessor.context.readVersion(), continuation: continuation)
+            database: database, version: try? accessor.snapshot.readVersion(), continuation: continuation)
         let token = notifier.add(observer)
         continuation.onTermination = { _ in token.invalidate() }
         return stream
@@ -75,8 +76,8 @@ extension ObjectObservable where Self: Object {
         guard let accessor, accessor.owner == nil, accessor.isValid else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
         }
-        let view = try ReadView(context: accessor.context).freeze()
-        guard let frozen = try view.context.object(Self.self, key: accessor.objectKey) else {
+        let view = try ReadView(snapshot: accessor.snapshot).freeze()
+        guard let frozen = try view.snapshot.object(Self.self, key: accessor.objectKey) else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
         }
         return Frozen(frozen)

@@ -26,8 +26,8 @@ extension Results {
     public func observe(
         keyPaths: [String]? = nil, _ block: @escaping (CollectionChange<Results<Element>>) -> Void
     ) throws -> NotificationToken {
-        context.confinement.require("observe")
-        guard let queue = context.confinement.deliveryQueue else {
+        snapshot.confinement.require("observe")
+        guard let queue = snapshot.confinement.deliveryQueue else {
             preconditionFailure(Self.noDeliveryQueueMessage)
         }
         return try register(on: queue, results: self, keyPaths: keyPaths, block: block)
@@ -41,15 +41,15 @@ extension Results {
         on queue: DispatchQueue, keyPaths: [String]? = nil,
         _ block: @escaping @Sendable (CollectionChange<Results<Element>>) -> Void
     ) throws -> NotificationToken {
-        if let own = context.confinement.deliveryQueue, own === queue {
+        if let own = snapshot.confinement.deliveryQueue, own === queue {
             return try observe(keyPaths: keyPaths, block)
         }
-        context.confinement.require("observe")
-        precondition(!context.isFrozen, Self.frozenObservationMessage)
-        let queueContext = StoreContext(database: context.database)
-        queueContext.confinement = .queue(queue, QueueIdentity.of(queue))
+        snapshot.confinement.require("observe")
+        precondition(!snapshot.isFrozen, Self.frozenObservationMessage)
+        let queueSnapshot = Snapshot(owner: snapshot.owner)
+        queueSnapshot.confinement = .queue(queue, QueueIdentity.of(queue))
         return try register(
-            on: queue, results: Results(context: queueContext, binding: binding, spec: spec), keyPaths: keyPaths,
+            on: queue, results: Results(snapshot: queueSnapshot, binding: binding, spec: spec), keyPaths: keyPaths,
             block: block)
     }
 
@@ -64,7 +64,7 @@ extension Results {
     ///
     /// Iterate it from any task; the sequence ends when the iterating task is cancelled.
     public var changes: AsyncStream<CollectionChange<FrozenResults<Element>>> {
-        let database = context.database
+        let database = ReadView(snapshot: snapshot).database
         let differ = ResultsDiffer(binding: binding, spec: spec, database: database)
         let (stream, continuation) = AsyncStream<CollectionChange<FrozenResults<Element>>>.makeStream(
             bufferingPolicy: .unbounded)
@@ -80,13 +80,13 @@ extension Results {
         on queue: DispatchQueue, results: Results<Element>, keyPaths: [String]?,
         block: @escaping (CollectionChange<Results<Element>>) -> Void
     ) throws -> NotificationToken {
-        let context = results.context
-        precondition(!context.isFrozen, Self.frozenObservationMessage)
-        let database = context.database
+        let snapshot = results.snapshot
+        precondition(!snapshot.isFrozen, Self.frozenObservationMessage)
+        let database = ReadView(snapshot: snapshot).database
         let differ = ResultsDiffer(
             binding: binding, spec: spec, database: database,
             observed: try ObservedKeyPaths(keyPaths: keyPaths, binding: binding, database: database))
-        let delivery = context.deliveryOrMake(queue: queue)
+        let delivery = snapshot.deliveryOrMake(queue: queue, notifier: database.notifier)
         let notifier = database.notifier
         let observer = ResultsObserver(
             id: notifier.makeID(), differ: differ, delivery: delivery, results: results, block: block)
@@ -95,12 +95,12 @@ extension Results {
     }
 }
 
-extension StoreContext {
-    /// The delivery of this context's notifications, made on first use.
-    func deliveryOrMake(queue: DispatchQueue) -> ViewDelivery {
-        if let delivery { return delivery }
-        let made = ViewDelivery(queue: queue, context: self)
-        delivery = made
+extension Snapshot {
+    /// The delivery of this snapshot's notifications, made on first use.
+    func deliveryOrMake(queue: DispatchQueue, notifier: ChangeNotifier) -> ViewDelivery {
+        if let delivery = observation as? ViewDelivery { return delivery }
+        let made = ViewDelivery(queue: queue, snapshot: self, notifier: notifier)
+        observation = made
         return made
     }
 }

@@ -121,7 +121,7 @@ extension QueryCompiler {
     func aggregator(_ aggregate: QueryAggregate, for schema: PropertySchema) throws -> (UnsafeRawBufferPointer?) ->
         Double?
     {
-        let codec = ValueCodec(schema: context.database.schemaIndex)
+        let codec = ValueCodec(schema: source.catalog.schemaIndex)
         if aggregate == .count {
             return { field in
                 guard let field, field.count >= 4 else { return 0 }

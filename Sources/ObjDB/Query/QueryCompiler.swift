@@ -2,11 +2,11 @@ import Foundation
 
 /// Turns a ``QueryExpression`` into a ``RowMatcher`` over records of one type.
 struct QueryCompiler {
-    let context: StoreContext
+    let source: RecordSource
     let root: TypeBinding
 
-    private var database: Database { context.database }
-    private var codec: ValueCodec { ValueCodec(schema: database.schemaIndex) }
+    private var catalog: StoreCatalog { source.catalog }
+    private var codec: ValueCodec { ValueCodec(schema: catalog.schemaIndex) }
 
     /// The deepest expression compiled: compiling and matching recurse, and every front-end can nest
     /// (a string predicate up to ``PredicateParser/maximumDepth`` levels, each up to an OR, an AND and a NOT deep).
@@ -74,7 +74,7 @@ struct QueryCompiler {
         guard let name = path.first, let property = binding[name] else { return false }
         if property.schema.collection != .single || property.schema.type == .linkingObjects { return true }
         guard path.count > 1, property.schema.type == .object, let target = property.schema.objectType,
-            let targetBinding = database.bindings[target]
+            let targetBinding = catalog.bindings[target]
         else { return false }
         return try pathHasCollection(path.dropFirst(), in: targetBinding)
     }
@@ -93,7 +93,7 @@ struct QueryCompiler {
         let slot = property.slot
 
         if schema.type == .linkingObjects {
-            guard let originName = schema.objectType, let origin = database.bindings[originName],
+            guard let originName = schema.objectType, let origin = catalog.bindings[originName],
                 let originProperty = schema.originProperty.flatMap({ origin[$0] })
             else { throw invalid("\(name) has no origin") }
             if rest.isEmpty {
@@ -115,7 +115,7 @@ struct QueryCompiler {
                     comparison.quantifier,
                     keys.lazy.map { key in
                         key.withUnsafeBytes { keyBytes in
-                            guard let reader = try? self.context.record(in: origin, key: key) else { return false }
+                            guard let reader = try? self.source.record(in: origin, key: key) else { return false }
                             return inner(QueryRow(reader: reader, key: keyBytes))
                         }
                     })
@@ -123,14 +123,14 @@ struct QueryCompiler {
         }
 
         if !rest.isEmpty {
-            guard schema.type == .object, let targetName = schema.objectType, let target = database.bindings[targetName]
+            guard schema.type == .object, let targetName = schema.objectType, let target = catalog.bindings[targetName]
             else { throw invalid("\(name) is not a link, so \(path.joined(separator: ".")) leads nowhere") }
             if schema.collection == .single {
                 let inner = try compile(comparison, path: rest, in: target, quantified: quantified)
                 let nilOutcome = try outcomeForNil(comparison, path: rest, in: target)
                 return { row in
                     guard case .bytes(let key) = row.reader.field(slot),
-                        let reader = try? self.context.record(in: target, key: key)
+                        let reader = try? self.source.record(in: target, key: key)
                     else { return nilOutcome }
                     return inner(QueryRow(reader: reader, key: key))
                 }
@@ -143,7 +143,7 @@ struct QueryCompiler {
                 }
                 var outcomes: [Bool] = []
                 self.codec.forEachElement(field, as: schema) { element in
-                    guard let element, let reader = try? self.context.record(in: target, key: element) else {
+                    guard let element, let reader = try? self.source.record(in: target, key: element) else {
                         return
                     }
                     outcomes.append(inner(QueryRow(reader: reader, key: element)))
@@ -254,7 +254,7 @@ struct QueryCompiler {
         let schema = property.schema
         let isCollection = schema.collection != .single || schema.type == .linkingObjects
         if path.count > 1, !isCollection, schema.type == .object, let target = schema.objectType,
-            let targetBinding = database.bindings[target]
+            let targetBinding = catalog.bindings[target]
         {
             return try outcomeForNil(comparison, path: path.dropFirst(), in: targetBinding)
         }
@@ -297,11 +297,11 @@ struct QueryCompiler {
     )
         -> [[UInt8]]
     {
-        let sources = (try? context.incomingLinks(to: Array(key), in: binding)) ?? []
-        guard let originBinding = database.bindings[origin] else { return [] }
+        let sources = (try? source.incomingLinks(to: key, in: binding)) ?? []
+        guard let originBinding = catalog.bindings[origin] else { return [] }
         return sources.filter { source in
-            source.type == origin && source.propertyID == property.schema.id
-                && ((try? context.record(in: originBinding, key: source.key)) ?? nil) != nil
+            source.typeName == origin && source.propertyID == property.schema.id
+                && ((try? self.source.record(in: originBinding, key: source.key)) ?? nil) != nil
         }.map(\.key)
     }
 

@@ -46,7 +46,11 @@ package final class Environment: @unchecked Sendable {
     ///   may not be created; ``ObjDBError/notAnObjDBStore(path:reason:)`` for a file LMDB
     ///   cannot read; ``ObjDBError/incompatibleOpen(path:reason:)`` when this process
     ///   has the file open with other options; ``ObjDBError/lmdb(_:operation:path:)`` otherwise.
-    package static func open(path: String, options: EnvironmentOptions = .init()) throws -> Environment {
+    /// - Parameter checked: named databases whose pages a new open checks, beside the main
+    ///   database's, before LMDB walks them (the format layer names its metadata database).
+    package static func open(path: String, options: EnvironmentOptions = .init(), checking checked: [String] = [])
+        throws -> Environment
+    {
         let key = canonicalPath(path)
         return try registry.withLock { registry in
             if let existing = registry[key]?.environment {
@@ -59,7 +63,7 @@ package final class Environment: @unchecked Sendable {
                 }
                 return existing
             }
-            let environment = try Environment(path: path, options: options)
+            let environment = try Environment(path: path, options: options, checking: checked)
             registry[key] = WeakEnvironment(environment: environment)
             return environment
         }
@@ -69,14 +73,14 @@ package final class Environment: @unchecked Sendable {
     ///
     /// For tools that only read (`objdb-inspect`, checks): a second, read-only
     /// open of a file this process has open would break LMDB's locks.
-    package static func openForReading(path: String) throws -> Environment {
+    package static func openForReading(path: String, checking checked: [String] = []) throws -> Environment {
         if let existing = registry.withLock({ $0[canonicalPath(path)]?.environment }) { return existing }
         var options = EnvironmentOptions()
         options.readOnly = true
-        return try open(path: path, options: options)
+        return try open(path: path, options: options, checking: checked)
     }
 
-    private init(path: String, options: EnvironmentOptions) throws {
+    private init(path: String, options: EnvironmentOptions, checking checked: [String]) throws {
         self.path = path
         self.options = options
         try options.validate()
@@ -105,7 +109,7 @@ package final class Environment: @unchecked Sendable {
                         : "it was written by an incompatible LMDB version")
             }
             try lmdbCheck(code, "mdb_env_open", path: path)
-            if let existing { try Self.checkOpeningTrees(env, file: existing) }
+            if let existing { try Self.checkOpeningTrees(env, file: existing, following: checked) }
 
             var dead: Int32 = 0
             try lmdbCheck(mdb_reader_check(env, &dead), "mdb_reader_check", path: path)
@@ -210,10 +214,11 @@ extension Environment {
 
     /// Checks the trees LMDB walks while a store opens, inside a read transaction that keeps a
     /// concurrent writer from reusing their pages meanwhile.
-    private static func checkOpeningTrees(_ env: OpaquePointer, file: PageFile) throws {
+    private static func checkOpeningTrees(_ env: OpaquePointer, file: PageFile, following names: [String]) throws {
         var txn: OpaquePointer?
         try lmdbCheck(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin", path: file.path)
         defer { mdb_txn_abort(txn) }
-        try PageCheck.checkOpening(file: PageFile(path: file.path), maxKeySize: Int(mdb_env_get_maxkeysize(env)))
+        try PageCheck.checkOpening(
+            file: PageFile(path: file.path), maxKeySize: Int(mdb_env_get_maxkeysize(env)), following: names)
     }
 }

@@ -112,11 +112,12 @@ package struct PageCheck {
     }
 
     /// Checks the trees LMDB walks while a store opens (the main database, which names the others,
-    /// and `objdb.meta`), so that opening a damaged file is an error instead of a crash.
-    static func checkOpening(file: PageFile, maxKeySize: Int) throws(ObjDBError) {
+    /// and the named databases in `names`: the store's metadata), so that opening a damaged file is
+    /// an error instead of a crash.
+    static func checkOpening(file: PageFile, maxKeySize: Int, following names: [String]) throws(ObjDBError) {
         let metas = try MetaPages(file: file)
         let walker = PageWalker(file: file, meta: metas.newest, maxKeySize: maxKeySize)
-        walker.walkMain(following: [StoreFormat.metaDatabaseName])
+        walker.walkMain(following: Set(names))
         if let first = walker.finish().first {
             throw .damagedStore(path: file.path, reason: first.description)
         }

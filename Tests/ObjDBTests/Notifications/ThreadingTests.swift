@@ -49,7 +49,7 @@ struct ThreadingTests {
     @Test func writingThroughAFrozenViewStopsTheProgram() async {
         await #expect(processExitsWith: .failure) {
             let database = try counterStore(TemporaryDirectory())
-            let view = ReadView(context: try database.view().freeze().context)
+            let view = ReadView(snapshot: try database.view().freeze().snapshot)
             #expect(view.isFrozen)
             try view.write { _ in }
         }
@@ -58,7 +58,7 @@ struct ThreadingTests {
     @Test func observingAFrozenViewStopsTheProgram() async {
         await #expect(processExitsWith: .failure) {
             let database = try counterStore(TemporaryDirectory())
-            let view = ReadView(context: try database.view().freeze().context)
+            let view = ReadView(snapshot: try database.view().freeze().snapshot)
             _ = try view.objects(Counter.self).observe { _ in }
         }
     }

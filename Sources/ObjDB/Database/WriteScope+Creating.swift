@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns the loosely typed values of `create(_:value:update:)` into stored values, by the schema.
-extension StoreContext {
+extension WriteScope {
     /// Creates or updates an object of `binding` from property values by name.
     func create(_ binding: TypeBinding, from values: [String: Any], policy: UpdatePolicy) throws -> ([UInt8], ObjectKey)
     {
@@ -23,7 +23,7 @@ extension StoreContext {
         if existing != nil, policy == .error {
             throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
         }
-        let codec = ValueCodec(schema: database.schemaIndex)
+        let codec = ValueCodec(schema: catalog.schemaIndex)
         var stored = existing ?? binding.properties.map { codec.zeroValue(of: $0.schema) }
         for property in binding.properties {
             guard let given = values[property.schema.name] else { continue }
@@ -37,7 +37,7 @@ extension StoreContext {
     func storedValue(_ value: Any, for property: BoundProperty, in binding: TypeBinding, policy: UpdatePolicy) throws
         -> StoredValue
     {
-        let storing = _StoringContext(context: self, policy: policy)
+        let storing = _StoringContext(writer: self, catalog: catalog, policy: policy)
         if property.schema.collection == .single {
             return try element(value, for: property, in: binding, storing: storing)
         }
@@ -62,7 +62,7 @@ extension StoreContext {
     {
         if let stored = value as? StoredValue {
             if case .link(let type, let key) = stored {
-                let target = try database.binding(named: type)
+                let target = try catalog.binding(named: type)
                 guard type == property.schema.objectType,
                     try record(in: target, key: try tableKey(for: key, in: target)) != nil
                 else {
@@ -77,7 +77,7 @@ extension StoreContext {
         switch property.schema.type {
         case .object:
             guard let targetName = property.schema.objectType else { throw mismatch(property, binding, value) }
-            let target = try database.binding(named: targetName)
+            let target = try catalog.binding(named: targetName)
             if let object = value as? Object { return try storing.link(to: object) }
             if let fields = value as? [String: Any] {
                 let (_, key) = try create(
@@ -99,7 +99,7 @@ extension StoreContext {
             guard let fields = value as? [String: Any], let name = property.schema.objectType else {
                 throw mismatch(property, binding, value)
             }
-            let embedded = try database.binding(named: name)
+            let embedded = try catalog.binding(named: name)
             var values: [String: StoredValue] = [:]
             for (key, field) in fields {
                 guard let inner = embedded[key] else { throw ObjDBError.unknownProperty(type: name, property: key) }
@@ -122,5 +122,12 @@ extension StoreContext {
         .typeMismatch(
             type: binding.schema.name, property: property.schema.name, expected: property.schema.typeDescription,
             found: String(describing: Swift.type(of: value)))
+    }
+}
+
+extension WriteScope {
+    /// A dynamic value as the stored value of `property`, as an assignment stores it.
+    func storedValue(_ value: Any, for property: BoundProperty, in binding: TypeBinding) throws -> StoredValue {
+        try storedValue(value, for: property, in: binding, policy: .modified)
     }
 }

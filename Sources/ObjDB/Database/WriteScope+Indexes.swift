@@ -3,16 +3,16 @@
 /// A regular index is `MDB_DUPSORT`: key = the value's ``KeyEncoding``, values =
 /// the table keys of the objects holding it. A unique index maps the value's
 /// encoding to the one table key holding it, and holds no `nil`s.
-extension StoreContext {
+extension WriteScope {
     /// The index key of `value`; `nil` when the index does not hold it (`nil` in a unique index).
     func indexKey(_ value: StoredValue, for property: BoundProperty, in binding: TypeBinding) throws -> [UInt8]? {
         let unique = property.schema.index == .unique
-        switch IndexKeyCodec.entry(for: value, unique: unique, maxKeySize: database.environment.maxKeySize) {
+        switch IndexKeyCodec.entry(for: value, unique: unique, maxKeySize: catalog.environment.maxKeySize) {
         case .key(let key): return key
         case .none: return nil
         case .tooLarge(let size):
             throw ObjDBError.keyTooLarge(
-                size: size, maximum: database.environment.maxKeySize,
+                size: size, maximum: catalog.environment.maxKeySize,
                 operation: "unique index \(binding.schema.name).\(property.schema.name)")
         }
     }

@@ -22,11 +22,11 @@ public final class Migration {
     /// The schema the store gets.
     public let newSchema: Schema
 
-    let context: StoreContext
+    let scope: WriteScope
     let oldBindings: [String: TypeBinding]
 
-    init(context: StoreContext, oldSchema: Schema, newSchema: Schema, oldBindings: [String: TypeBinding]) {
-        self.context = context
+    init(scope: WriteScope, oldSchema: Schema, newSchema: Schema, oldBindings: [String: TypeBinding]) {
+        self.scope = scope
         self.oldSchema = oldSchema
         self.newSchema = newSchema
         self.oldBindings = oldBindings
@@ -38,10 +38,10 @@ public final class Migration {
     public func enumerateObjects(
         ofType typeName: String, _ body: (_ oldObject: DynamicObject?, _ newObject: DynamicObject?) throws -> Void
     ) throws {
-        let newBinding = context.database.bindings[typeName]
+        let newBinding = scope.catalog.bindings[typeName]
         let oldBinding = oldBindings[typeName]
         guard let listing = newBinding ?? oldBinding else { throw ObjDBError.unknownType(typeName) }
-        for key in try context.allKeys(in: listing) {
+        for key in try scope.allKeys(in: listing) {
             let old = try oldBinding.flatMap { try object(key: key, binding: $0) }
             old?.isReadOnly = true
             let new = try newBinding.flatMap { try object(key: key, binding: $0) }
@@ -54,7 +54,7 @@ public final class Migration {
         guard oldBindings[typeName]?[oldName] != nil else {
             throw ObjDBError.unknownProperty(type: typeName, property: oldName)
         }
-        guard context.database.bindings[typeName]?[newName] != nil else {
+        guard scope.catalog.bindings[typeName]?[newName] != nil else {
             throw ObjDBError.unknownProperty(type: typeName, property: newName)
         }
         try enumerateObjects(ofType: typeName) { old, new in
@@ -66,33 +66,33 @@ public final class Migration {
     /// Creates an object of `typeName` in the new schema.
     @discardableResult
     public func create(_ typeName: String, value: [String: Any]) throws -> DynamicObject {
-        let binding = try context.database.binding(named: typeName)
-        let (keyBytes, key) = try context.create(binding, from: value, policy: .error)
+        let binding = try scope.catalog.binding(named: typeName)
+        let (keyBytes, key) = try scope.create(binding, from: value, policy: .error)
         return DynamicObject(
-            accessor: ObjectAccessor(context: context, binding: binding, key: keyBytes, objectKey: key))
+            accessor: ObjectAccessor(snapshot: scope.snapshot, binding: binding, key: keyBytes, objectKey: key))
     }
 
     /// Deletes an object of the new schema.
     public func delete(_ object: DynamicObject) throws {
-        try context.delete(key: object.accessor.key, in: object.accessor.binding)
+        try scope.delete(key: object.accessor.key, in: object.accessor.binding)
     }
 
     /// Deletes every object of `typeName`.
     public func deleteData(forType typeName: String) throws {
-        guard let binding = context.database.bindings[typeName] ?? oldBindings[typeName] else {
+        guard let binding = scope.catalog.bindings[typeName] ?? oldBindings[typeName] else {
             throw ObjDBError.unknownType(typeName)
         }
-        if context.database.bindings[typeName] != nil {
-            try context.deleteAll(in: binding)
+        if scope.catalog.bindings[typeName] != nil {
+            try scope.deleteAll(in: binding)
         } else if let table = binding.table {
-            try context.writeTransaction("delete data").removeAll(in: table)
-            context.didWrite()
+            try scope.writeTransaction("delete data").removeAll(in: table)
+            scope.didWrite()
         }
     }
 
     private func object(key: [UInt8], binding: TypeBinding) throws -> DynamicObject? {
-        guard try context.record(in: binding, key: key) != nil else { return nil }
-        return context.dynamicObject(binding, tableKey: key)
+        guard try scope.record(in: binding, key: key) != nil else { return nil }
+        return scope.snapshot.dynamicObject(binding, tableKey: key)
     }
 }
 

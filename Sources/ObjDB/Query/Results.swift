@@ -11,17 +11,17 @@
 /// A `Results` reads the snapshot of the view it came from; the query runs once per
 /// snapshot, when an element or the count is first read.
 public struct Results<Element: Object>: RandomAccessCollection {
-    let context: StoreContext
+    let snapshot: Snapshot
     let binding: TypeBinding
     let spec: QuerySpec
     let keyList: KeyList
     private var keys: KeyList { keyList }
 
-    init(context: StoreContext, binding: TypeBinding, spec: QuerySpec = QuerySpec()) {
-        self.context = context
+    init(snapshot: Snapshot, binding: TypeBinding, spec: QuerySpec = QuerySpec()) {
+        self.snapshot = snapshot
         self.binding = binding
         self.spec = spec
-        self.keyList = KeyList(context: context, binding: binding, spec: spec)
+        self.keyList = KeyList(snapshot: snapshot, binding: binding, spec: spec)
     }
 
     /// The position of the first object.
@@ -37,9 +37,9 @@ public struct Results<Element: Object>: RandomAccessCollection {
                 ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
             })
         else {
-            preconditionFailure("A \(binding.schema.name) key in \(context.database.configuration.path) is damaged.")
+            preconditionFailure("A \(binding.schema.name) key in \(snapshot.catalog.path) is damaged.")
         }
-        let object = context.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+        let object = snapshot.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
         if let record = keys.record(at: position) { object.accessor?.prime(with: record) }
         return object
     }
@@ -47,8 +47,8 @@ public struct Results<Element: Object>: RandomAccessCollection {
     /// Iterates the objects as they were when iteration began, even if the loop
     /// changes them (as Realm's `for … in` does).
     public func makeIterator() -> Iterator {
-        let snapshot = keys.snapshot()
-        return Iterator(results: self, keys: snapshot, generation: context.generation)
+        let keys = self.keys.current()
+        return Iterator(results: self, keys: keys, generation: snapshot.generation)
     }
 
     /// Walks a snapshot of the keys of a ``Results``.
@@ -87,15 +87,15 @@ public struct Results<Element: Object>: RandomAccessCollection {
                         ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
                     })
                 else { continue }
-                let context = results.context
-                if context.generation == generation {
-                    let object = context.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+                let snapshot = results.snapshot
+                if snapshot.generation == generation {
+                    let object = snapshot.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
                     if let record = results.keys.record(at: position - 1) { object.accessor?.prime(with: record) }
                     return object
                 }
                 // The loop wrote: skip objects it deleted.
-                guard let reader = try? context.record(in: binding, key: key) else { continue }
-                let object = context.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+                guard let reader = try? snapshot.record(in: binding, key: key) else { continue }
+                let object = snapshot.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
                 object.accessor?.prime(with: reader)
                 return object
             }
@@ -106,7 +106,7 @@ public struct Results<Element: Object>: RandomAccessCollection {
 
 /// The table keys of a ``Results``, read once per snapshot on first use.
 final class KeyList {
-    private let context: StoreContext
+    private let snapshot: Snapshot
     private let binding: TypeBinding
     private let spec: QuerySpec
     private var keys = KeyChunks()
@@ -114,63 +114,65 @@ final class KeyList {
     private var records: [RecordReader]?
     private var generation: UInt64 = .max
 
-    init(context: StoreContext, binding: TypeBinding, spec: QuerySpec) {
-        self.context = context
+    init(snapshot: Snapshot, binding: TypeBinding, spec: QuerySpec) {
+        self.snapshot = snapshot
         self.binding = binding
         self.spec = spec
     }
 
     var count: Int {
-        if generation == context.generation { return keys.count }
+        if generation == snapshot.generation { return keys.count }
         guard spec.isEverything else {
             do {
-                return try QueryExecution(context: context, binding: binding, spec: spec).count()
+                return try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).count()
             } catch {
                 preconditionFailure("Counting \(binding.schema.name) failed: \(error)")
             }
         }
         guard let table = binding.table else { return 0 }
         do {
-            return try context.readTransaction().statistics(of: table).entries
+            return try snapshot.readTransaction().statistics(of: table).entries
         } catch {
             preconditionFailure("Counting \(binding.schema.name) failed: \(error)")
         }
     }
 
     func key(at position: Int) -> [UInt8] {
-        snapshot()[position]
+        current()[position]
     }
 
     /// The record at `position` read by the query's scan, if kept and still valid.
     func record(at position: Int) -> RecordReader? {
-        guard generation == context.generation, let records, position < records.count else { return nil }
+        guard generation == snapshot.generation, let records, position < records.count else { return nil }
         return records[position]
     }
 
-    /// Sets the keys for the context's current snapshot, worked out elsewhere (by the notifier).
+    /// Sets the keys for the snapshot's current transaction, worked out elsewhere (by the notifier).
     func install(_ newKeys: KeyChunks) {
         keys = newKeys
         records = nil
-        generation = context.generation
+        generation = snapshot.generation
     }
 
     /// The keys as of the context's current snapshot.
-    func snapshot() -> KeyChunks {
-        if generation != context.generation {
+    func current() -> KeyChunks {
+        if generation != snapshot.generation {
             do {
                 if spec.isEverything {
-                    keys = KeyChunks(try context.allKeys(in: binding))
+                    keys = KeyChunks(try snapshot.source().allKeys(in: binding))
                     records = nil
                 } else {
-                    let (matched, matchedRecords) = try QueryExecution(context: context, binding: binding, spec: spec)
-                        .matches()
+                    let (matched, matchedRecords) = try QueryExecution(
+                        source: snapshot.source(), binding: binding, spec: spec
+                    )
+                    .matches()
                     keys = KeyChunks(matched)
                     records = matchedRecords
                 }
             } catch {
                 preconditionFailure("Reading \(binding.schema.name) failed: \(error)")
             }
-            generation = context.generation
+            generation = snapshot.generation
         }
         return keys
     }

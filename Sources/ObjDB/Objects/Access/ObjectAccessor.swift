@@ -1,7 +1,7 @@
-/// How a managed object reaches its record: its context, its type, and its key.
+/// How a managed object reaches its record: its snapshot, its type, and its key.
 @usableFromInline
 final class ObjectAccessor {
-    let context: StoreContext
+    let snapshot: Snapshot
     let binding: TypeBinding
     /// The table key, or empty for an embedded object.
     let key: [UInt8]
@@ -14,8 +14,8 @@ final class ObjectAccessor {
     private var cachedCollections: [Int: Any] = [:]
     private var collectionsGeneration: UInt64 = .max
 
-    init(context: StoreContext, binding: TypeBinding, key: [UInt8], objectKey: ObjectKey) {
-        self.context = context
+    init(snapshot: Snapshot, binding: TypeBinding, key: [UInt8], objectKey: ObjectKey) {
+        self.snapshot = snapshot
         self.binding = binding
         self.key = key
         self.objectKey = objectKey
@@ -23,7 +23,7 @@ final class ObjectAccessor {
     }
 
     init(embeddedIn owner: EmbeddedLocation, binding: TypeBinding) {
-        self.context = owner.accessor.context
+        self.snapshot = owner.accessor.snapshot
         self.binding = binding
         self.key = owner.accessor.key
         self.objectKey = owner.accessor.objectKey
@@ -33,25 +33,25 @@ final class ObjectAccessor {
     /// Caches a record the caller just read for this object, saving the next lookup.
     func prime(with reader: RecordReader) {
         cachedReader = reader
-        cachedGeneration = context.generation
+        cachedGeneration = snapshot.generation
     }
 
-    /// The record, re-fetched when the context moved; `nil` when the object is gone.
+    /// The record, re-fetched when the snapshot moved; `nil` when the object is gone.
     func reader() throws -> RecordReader? {
-        if cachedGeneration == context.generation, let cachedReader { return cachedReader }
-        guard !context.isClosed else { return nil }
+        if cachedGeneration == snapshot.generation, let cachedReader { return cachedReader }
+        guard !snapshot.isClosed else { return nil }
         let reader: RecordReader?
         if let owner {
             reader = try owner.reader()
         } else {
-            reader = try context.record(in: binding, key: key)
+            reader = try snapshot.record(in: binding, key: key)
         }
         cachedReader = reader
-        cachedGeneration = context.generation
+        cachedGeneration = snapshot.generation
         return reader
     }
 
-    /// Whether the object still exists in its context's snapshot.
+    /// Whether the object still exists in its snapshot.
     var isValid: Bool {
         ((try? reader()) ?? nil) != nil
     }
@@ -92,15 +92,15 @@ final class ObjectAccessor {
 
     /// Whether both accessors reach the same stored object.
     func isSameObject(as other: ObjectAccessor) -> Bool {
-        context.database === other.context.database && binding === other.binding && key == other.key
+        snapshot.catalog === other.snapshot.catalog && binding === other.binding && key == other.key
             && owner == nil && other.owner == nil
     }
 
     /// A decoded collection of property `slot`, built once per snapshot.
     func cachedCollection<Result>(slot: Int, _ build: () -> Result) -> Result {
-        if collectionsGeneration != context.generation {
+        if collectionsGeneration != snapshot.generation {
             cachedCollections.removeAll()
-            collectionsGeneration = context.generation
+            collectionsGeneration = snapshot.generation
         }
         if let cached = cachedCollections[slot] as? Result { return cached }
         let built = build()
@@ -122,7 +122,7 @@ struct EmbeddedLocation {
         guard let element else { return RecordReader(validating: bytes) }
         var found: UnsafeRawBufferPointer?
         var position = 0
-        ValueCodec(schema: accessor.context.database.schemaIndex).forEachElement(bytes, as: property.schema) {
+        ValueCodec(schema: accessor.snapshot.catalog.schemaIndex).forEachElement(bytes, as: property.schema) {
             if position == element { found = $0 }
             position += 1
         }

@@ -61,15 +61,6 @@ final class TypeBinding: @unchecked Sendable {
     func objectKey(fromTableKey key: [UInt8]) -> ObjectKey? {
         key.withUnsafeBytes { ObjectKeyCodec.decode($0, primaryKeyType: primaryKey?.schema.type) }
     }
-
-    /// The name of the object table of type `name`.
-    static func tableName(_ name: String) -> String { DatabaseNames.table(name) }
-
-    /// The name of the index of property ID `id` of type `name`: the kind is in the
-    /// name, because LMDB keeps a database's `MDB_DUPSORT` flag for good.
-    static func indexName(_ name: String, propertyID id: UInt16, kind: IndexKind) -> String {
-        DatabaseNames.index(name, propertyID: id, unique: kind == .unique)
-    }
 }
 
 /// One property of a bound type.

@@ -18,13 +18,13 @@ public struct _ManagedProperty {
 
     /// The property's value, decoded.
     func storedValue() -> StoredValue {
-        ValueCodec(schema: accessor.context.database.schemaIndex).decodeField(field(), of: property.schema)
+        ValueCodec(schema: accessor.snapshot.catalog.schemaIndex).decodeField(field(), of: property.schema)
     }
 
     /// The object a link points to, from the same view; `nil` when it no longer exists.
     func linkedObject<T: ObjectBase>(_ type: T.Type, key: ObjectKey) -> T? {
         do {
-            return try accessor.context.object(type, key: key)
+            return try accessor.snapshot.object(type, key: key)
         } catch {
             preconditionFailure("Following \(accessor.binding.schema.name).\(property.schema.name) failed: \(error)")
         }
@@ -32,7 +32,7 @@ public struct _ManagedProperty {
 
     /// The embedded object the property holds, or `nil`.
     func embeddedObject<T: ObjectBase>(_ type: T.Type) -> T? {
-        guard let name = property.schema.objectType, let binding = accessor.context.database.bindings[name] else {
+        guard let name = property.schema.objectType, let binding = accessor.snapshot.catalog.bindings[name] else {
             return nil
         }
         if element == nil, case .bytes = field() {} else if element == nil { return nil }
@@ -51,57 +51,27 @@ public struct _ManagedProperty {
     /// The objects of type `Origin` whose origin property links to this object.
     func linkingObjects<Origin: Object>(_ type: Origin.Type) -> [Origin] {
         do {
-            return try accessor.context.linkingObjects(of: accessor, through: property, as: type)
+            return try accessor.snapshot.linkingObjects(of: accessor, through: property, as: type)
         } catch {
             preconditionFailure("Reading \(accessor.binding.schema.name).\(property.schema.name) failed: \(error)")
         }
     }
 
-    /// Replaces the property's value; the object's context must be writing.
+    /// Replaces the property's value; the object's snapshot must be writing.
     ///
     /// Property assignments cannot throw: an error here (such as a unique-index
     /// violation) fails the transaction's commit instead.
     func write(_ value: (_StoringContext) throws -> StoredValue) {
-        let context = accessor.context
-        precondition(
-            context.isWriting,
-            "A managed \(accessor.binding.schema.name) was modified outside a write transaction; "
-                + "change it inside db.write { … } or view.write { … }.")
+        guard let writer = accessor.snapshot.writer else {
+            preconditionFailure(
+                "A managed \(accessor.binding.schema.name) was modified outside a write transaction; "
+                    + "change it inside db.write { … } or view.write { … }.")
+        }
         do {
-            let stored = try value(_StoringContext(context: context, policy: .modified))
-            try context.setValue(stored, of: property, in: accessor)
+            let storing = _StoringContext(writer: writer, catalog: accessor.snapshot.catalog, policy: .modified)
+            try writer.setValue(try value(storing), of: property, in: accessor)
         } catch {
-            if context.deferredError == nil { context.deferredError = error }
+            writer.deferError(error)
         }
-    }
-}
-
-/// What a ``Persistable`` value needs to become a stored value: links to unmanaged objects add them.
-public struct _StoringContext {
-    let context: StoreContext
-    let policy: UpdatePolicy
-
-    /// The link to `object`, adding it first when it is unmanaged.
-    func link(to object: Object) throws -> StoredValue {
-        let (binding, key) = try context.add(object, policy: policy)
-        return .link(type: binding.schema.name, key: key)
-    }
-
-    /// The stored form of an embedded object: its values by property name.
-    func embeddedValue(of object: EmbeddedObject) throws -> StoredValue {
-        let binding = try context.database.binding(for: type(of: object))
-        if let accessor = object.accessor {
-            guard let reader = try accessor.reader() else {
-                throw ObjDBError.objectInvalidated(type: binding.schema.name)
-            }
-            let values = context.values(of: reader, in: binding)
-            return .embedded(Dictionary(uniqueKeysWithValues: zip(binding.schema.properties.map(\.name), values)))
-        }
-        let discovered = try DiscoveredType.of(type(of: object))
-        var values: [String: StoredValue] = [:]
-        for (ordinal, value) in try discovered.storedValues(of: object, self).enumerated() {
-            values[binding.propertiesByOrdinal[ordinal].schema.name] = value
-        }
-        return .embedded(values)
     }
 }

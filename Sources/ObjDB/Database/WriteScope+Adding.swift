@@ -1,12 +1,12 @@
 /// Every object write goes through here, so that the record, its indexes and its
 /// backlinks change together, in the one LMDB write transaction.
-extension StoreContext {
+extension WriteScope {
     /// Adds an unmanaged object (and the unmanaged objects it links to), or returns a managed one's key.
     @discardableResult
     func add(_ object: ObjectBase, policy: UpdatePolicy) throws -> (TypeBinding, ObjectKey) {
-        let binding = try database.binding(for: type(of: object))
+        let binding = try catalog.binding(for: type(of: object))
         if let accessor = object.accessor {
-            guard accessor.context.database === database else {
+            guard accessor.snapshot.catalog === catalog else {
                 throw ObjDBError.invalidSchema(
                     type: binding.schema.name, reason: "the object is managed by another database; add a copy")
             }
@@ -22,7 +22,7 @@ extension StoreContext {
                 type: binding.schema.name, reason: "embedded objects are added with their owner")
         }
 
-        let storing = _StoringContext(context: self, policy: policy)
+        let storing = _StoringContext(writer: self, catalog: catalog, policy: policy)
         let discovered = try DiscoveredType.of(type(of: object))
         let key: ObjectKey
         if binding.primaryKey != nil {
@@ -53,7 +53,7 @@ extension StoreContext {
             if writeCount != writesBefore, deferredError == nil { deferredError = error }
             throw error
         }
-        object.accessor = ObjectAccessor(context: self, binding: binding, key: keyBytes, objectKey: key)
+        object.accessor = ObjectAccessor(snapshot: snapshot, binding: binding, key: keyBytes, objectKey: key)
         return (binding, key)
     }
 
@@ -74,7 +74,7 @@ extension StoreContext {
     /// A backlink entry holds a table key behind a type name, so the limit leaves room for the longest one.
     func tableKey(for key: ObjectKey, in binding: TypeBinding) throws -> [UInt8] {
         let keyBytes = ObjectKeyCodec.encode(key)
-        let maximum = database.maxTableKeySize
+        let maximum = catalog.maxTableKeySize
         if keyBytes.count > maximum {
             throw ObjDBError.keyTooLarge(
                 size: keyBytes.count, maximum: maximum, operation: "primary key of \(binding.schema.name)")
@@ -91,7 +91,7 @@ extension StoreContext {
         let transaction = try writeTransaction("add \(binding.schema.name)")
         guard let table = binding.table else { throw ObjDBError.unknownType(binding.schema.name) }
         let keyBytes = try tableKey(for: key, in: binding)
-        let codec = ValueCodec(schema: database.schemaIndex)
+        let codec = ValueCodec(schema: catalog.schemaIndex)
         let values = zip(binding.properties, values).map { codec.canonical($1, for: $0.schema) }
         // Under `.error` an existing object fails the put below (MDB_NOOVERWRITE): no lookup first.
         let oldRecord = policy == .error ? nil : try record(in: binding, key: keyBytes)
@@ -99,7 +99,7 @@ extension StoreContext {
         if let old, policy == .modified, old == values { return keyBytes }
         try checkUniqueIndexes(values, old: old, key: keyBytes, in: binding)
 
-        let record = try RecordCodec(schema: database.schemaIndex).encode(
+        let record = try RecordCodec(schema: catalog.schemaIndex).encode(
             values, as: binding.schema, preserving: preservesRemovedProperties ? oldRecord : nil,
             order: binding.storedOrder)
         // Internal IDs only grow, so a new object usually goes at the end of the table
@@ -184,7 +184,7 @@ extension StoreContext {
             let fieldStart = field.baseAddress, let recordStart = reader.record.baseAddress
         else { return false }
         var writer = RecordWriter(slotCount: 1)
-        let codec = ValueCodec(schema: database.schemaIndex)
+        let codec = ValueCodec(schema: catalog.schemaIndex)
         try codec.encodeField(
             codec.canonical(value, for: schema), of: PropertySchema(id: 0, name: schema.name, type: schema.type),
             in: accessor.binding.schema.name, into: &writer)
@@ -231,17 +231,5 @@ extension StoreContext {
         for key in try allKeys(in: binding) {
             try delete(key: key, in: binding)
         }
-    }
-
-    /// Every table key of a type, in key order.
-    func allKeys(in binding: TypeBinding) throws -> [[UInt8]] {
-        guard let table = binding.table else { return [] }
-        let cursor = try readTransaction().cursor(table)
-        var keys: [[UInt8]] = []
-        try cursor.forEach { entry in
-            keys.append(Array(entry.key))
-            return true
-        }
-        return keys
     }
 }

@@ -13,18 +13,18 @@ extension ReadView {
         if let limit, limit < 0 {
             throw ObjDBError.invalidArgument("limit", reason: "must not be negative, not \(limit)")
         }
-        let binding = try context.database.binding(named: typeName)
+        let binding = try database.binding(named: typeName)
         var spec = QuerySpec()
         if let filter {
             var parser = try PredicateParser(filter, arguments: arguments)
             let expression = try parser.parse()
-            _ = try QueryCompiler(context: context, root: binding).compile(expression)
+            _ = try QueryCompiler(source: snapshot.source(), root: binding).compile(expression)
             spec.filter = expression
         }
         spec.sorts = sorts
         spec.limit = limit
-        let keys = try QueryExecution(context: context, binding: binding, spec: spec).keys()
-        return keys.compactMap { context.dynamicObject(binding, tableKey: $0) }
+        let keys = try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).keys()
+        return keys.compactMap { snapshot.dynamicObject(binding, tableKey: $0) }
     }
 
     /// How ``dynamicObjects(_:filter:arguments:sortedBy:limit:)`` would run.
@@ -33,32 +33,32 @@ extension ReadView {
     )
         throws -> String
     {
-        let binding = try context.database.binding(named: typeName)
+        let binding = try database.binding(named: typeName)
         var spec = QuerySpec()
         if let filter {
             var parser = try PredicateParser(filter, arguments: arguments)
             spec.filter = try parser.parse()
         }
         spec.sorts = sorts
-        return try QueryExecution(context: context, binding: binding, spec: spec).explain()
+        return try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).explain()
     }
 
     /// The objects of the type named `typeName` that link to the object, as `Type.property` → objects.
     public func backlinks(of object: DynamicObject) throws -> [(
         type: String, property: String, objects: [DynamicObject]
     )] {
-        let sources = try context.incomingLinks(to: object.accessor.key, in: object.accessor.binding)
+        let sources = try snapshot.source().incomingLinks(to: object.accessor.key, in: object.accessor.binding)
         var grouped: [String: [DynamicObject]] = [:]
         for source in sources {
-            guard let binding = context.database.bindings[source.type],
+            guard let binding = database.bindings[source.typeName],
                 let property = binding.properties.first(where: { $0.schema.id == source.propertyID }),
                 let key = source.key.withUnsafeBytes({
                     ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
                 })
             else { continue }
-            grouped["\(source.type).\(property.schema.name)", default: []].append(
+            grouped["\(source.typeName).\(property.schema.name)", default: []].append(
                 DynamicObject(
-                    accessor: ObjectAccessor(context: context, binding: binding, key: source.key, objectKey: key)))
+                    accessor: ObjectAccessor(snapshot: snapshot, binding: binding, key: source.key, objectKey: key)))
         }
         return grouped.keys.sorted().map { name in
             let parts = name.split(separator: ".", maxSplits: 1).map(String.init)

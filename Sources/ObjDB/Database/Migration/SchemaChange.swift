@@ -12,21 +12,21 @@ struct SchemaChange {
     }
 
     func run(on database: Database, transaction: Transaction) throws {
-        let context = StoreContext(database: database, adopting: transaction)
-        context.preservesRemovedProperties = true
-        defer { context.releaseAdoptedTransaction() }
+        let snapshot = Snapshot(owner: database, adopting: transaction)
+        let scope = WriteScope(migratingWith: database, snapshot: snapshot)
+        defer { snapshot.releaseAdoptedTransaction() }
         if let from {
             let oldBindings = try bindings(for: from, in: transaction)
             if let migrate {
                 try migrate(
-                    Migration(context: context, oldSchema: from, newSchema: to, oldBindings: oldBindings), from.version)
+                    Migration(scope: scope, oldSchema: from, newSchema: to, oldBindings: oldBindings), from.version)
             }
-            try removeDropped(from: from, oldBindings: oldBindings, context: context)
-            try rebuildIndexes(from: from, database: database, context: context)
-            if linksChanged(from: from) { try rebuildBacklinks(database: database, context: context) }
-            if let deferred = context.deferredError { throw deferred }
+            try removeDropped(from: from, oldBindings: oldBindings, scope: scope)
+            try rebuildIndexes(from: from, database: database, scope: scope)
+            if linksChanged(from: from) { try rebuildBacklinks(database: database, scope: scope) }
+            if let deferred = scope.deferredError { throw deferred }
         }
-        try context.flushSequences(in: transaction)
+        try scope.flushSequences(in: transaction)
         try StoredSchema.write(to, in: transaction)
     }
 
@@ -36,43 +36,44 @@ struct SchemaChange {
         for type in schema.types {
             let table =
                 type.isEmbedded
-                ? nil : try transaction.openDatabaseIfPresent(named: TypeBinding.tableName(type.name))
+                ? nil : try transaction.openDatabaseIfPresent(named: DatabaseNames.table(type.name))
             bindings[type.name] = TypeBinding(schema: type, swiftType: nil, discovered: nil, table: table, indexes: [:])
         }
         return bindings
     }
 
     /// Empties the tables of removed types and the indexes no longer declared.
-    private func removeDropped(from: Schema, oldBindings: [String: TypeBinding], context: StoreContext) throws {
-        let transaction = try context.writeTransaction("migration")
+    private func removeDropped(from: Schema, oldBindings: [String: TypeBinding], scope: WriteScope) throws {
+        let transaction = try scope.writeTransaction("migration")
         for type in from.types where !type.isEmbedded {
             let kept = to[type.name]
             if kept == nil, let table = oldBindings[type.name]?.table {
                 try transaction.removeAll(in: table)
-                context.didWrite()
+                scope.didWrite()
             }
             for property in type.properties where property.isIndexed {
                 let stillIndexed =
                     kept?.properties.contains { $0.id == property.id && $0.index == property.index } ?? false
                 if !stillIndexed,
                     let index = try transaction.openDatabaseIfPresent(
-                        named: TypeBinding.indexName(type.name, propertyID: property.id, kind: property.index!))
+                        named: DatabaseNames.index(
+                            type.name, propertyID: property.id, unique: property.index! == .unique))
                 {
                     try transaction.removeAll(in: index)
-                    context.didWrite()
+                    scope.didWrite()
                 }
             }
         }
     }
 
     /// Fills the indexes that are new in this schema.
-    private func rebuildIndexes(from: Schema, database: Database, context: StoreContext) throws {
+    private func rebuildIndexes(from: Schema, database: Database, scope: WriteScope) throws {
         for type in to.types {
             guard let binding = database.bindings[type.name] else { continue }
             for property in binding.properties where property.schema.isIndexed {
                 let old = from[type.name]?.properties.first { $0.id == property.schema.id }
                 if old?.index != property.schema.index {
-                    try context.buildIndex(of: property, in: binding)
+                    try scope.buildIndex(of: property, in: binding)
                 }
             }
         }
@@ -90,16 +91,16 @@ struct SchemaChange {
     }
 
     /// Recomputes every backlink from the records (after links were added, removed or retyped).
-    private func rebuildBacklinks(database: Database, context: StoreContext) throws {
-        let transaction = try context.writeTransaction("migration")
+    private func rebuildBacklinks(database: Database, scope: WriteScope) throws {
+        let transaction = try scope.writeTransaction("migration")
         guard let backlinks = database.backlinks else { return }
         try transaction.removeAll(in: backlinks)
-        context.didWrite()
+        scope.didWrite()
         for binding in database.bindings.values where !binding.schema.isEmbedded {
-            for key in try context.allKeys(in: binding) {
-                guard let reader = try context.record(in: binding, key: key) else { continue }
-                try context.updateBacklinks(
-                    from: nil, to: context.values(of: reader, in: binding), key: key, in: binding)
+            for key in try scope.allKeys(in: binding) {
+                guard let reader = try scope.record(in: binding, key: key) else { continue }
+                try scope.updateBacklinks(
+                    from: nil, to: scope.values(of: reader, in: binding), key: key, in: binding)
             }
         }
     }
