@@ -60,7 +60,8 @@ do {
         try runCrashWriter(path: arguments[2], seed: seed, durable: arguments[4] == "1")
     case "crash-verify":
         guard arguments.count == 6, let seed = UInt64(arguments[3]), let reported = Int(arguments[4]) else { exit(2) }
-        let outcome = try verifyCrashStore(path: arguments[2], seed: seed, reported: reported, durable: arguments[5] == "1")
+        let outcome = try verifyCrashStore(
+            path: arguments[2], seed: seed, reported: reported, durable: arguments[5] == "1")
         say(outcome)
         exit(outcome.hasPrefix("verified") ? 0 : 1)
     case "transfer-writer":

@@ -7,8 +7,7 @@
 /// Which environments the current thread holds the write transaction of, so a
 /// second write on the same thread fails at once instead of waiting for itself.
 enum WritingThread {
-    // A pthread-based lock, not a `Mutex`: see ProcessWideLock for why ThreadSanitizer needs it.
-    private static let holders = ProcessWideLock<[ObjectIdentifier: pthread_t]>([:])
+    private static let holders = Lock<[ObjectIdentifier: pthread_t]>([:])
 
     static func isWriting(_ environment: Environment) -> Bool {
         holders.withLock { holders in

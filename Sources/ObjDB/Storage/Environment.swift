@@ -35,10 +35,10 @@ package final class Environment: @unchecked Sendable {
     package let staleReadersCleared: Int
 
     let pointer: OpaquePointer
-    let gate: Mutex<TransactionGate>
+    let gate: Lock<TransactionGate>
     /// Whether anyone watches the store's changes (so writes log them).
     let changeWatch: ChangeWatch
-    let databases = Mutex<[String: DatabaseHandle]>([:])
+    let databases = Lock<[String: DatabaseHandle]>([:])
 
     /// Opens the store at `path`, or returns the environment this process already has open for it.
     ///
@@ -121,7 +121,7 @@ package final class Environment: @unchecked Sendable {
             maxKeySize = Int(mdb_env_get_maxkeysize(env))
             var info = MDB_envinfo()
             try lmdbCheck(mdb_env_info(env, &info), "mdb_env_info", path: path)
-            gate = Mutex(TransactionGate(mapSize: info.me_mapsize))
+            gate = Lock(TransactionGate(mapSize: info.me_mapsize))
         } catch {
             mdb_env_close(env)
             throw error
@@ -171,7 +171,7 @@ extension Environment {
         init(environment: Environment) { self.environment = environment }
     }
 
-    private static let registry = ProcessWideLock<[String: WeakEnvironment]>([:])
+    private static let registry = Lock<[String: WeakEnvironment]>([:])
 
     private static func canonicalPath(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path

@@ -50,7 +50,8 @@ struct ConcurrencyTests {
 
     /// One transfer, in the transaction `transaction`.
     static func transfer(in transaction: WriteTransaction, name: String, random: inout SeededGenerator) throws {
-        let from = transaction.object(ofType: Account.self, forPrimaryKey: Int.random(in: 0..<accounts, using: &random))!
+        let from = transaction.object(
+            ofType: Account.self, forPrimaryKey: Int.random(in: 0..<accounts, using: &random))!
         let to = transaction.object(ofType: Account.self, forPrimaryKey: Int.random(in: 0..<accounts, using: &random))!
         let amount = Int.random(in: 1...100, using: &random)
         from.balance -= amount
@@ -109,7 +110,9 @@ struct ConcurrencyTests {
                     guard let view = try? database.view() else { continue }
                     let balances = view.objects(Account.self).map(\.balance)
                     let ledger = view.object(ofType: TransferLedger.self, forPrimaryKey: 0)?.transfers ?? -1
-                    if !Self.invariantHolds(balances: balances, transfers: view.objects(Transfer.self).count, ledger: ledger) {
+                    if !Self.invariantHolds(
+                        balances: balances, transfers: view.objects(Transfer.self).count, ledger: ledger)
+                    {
                         tally.violations.add(1, ordering: .relaxed)
                     }
                     tally.reads.add(1, ordering: .relaxed)
@@ -126,7 +129,9 @@ struct ConcurrencyTests {
             try await Task.detached {
                 let balances = frozen.objects(Account.self).map { $0.balance }
                 let ledger = frozen.object(ofType: TransferLedger.self, forPrimaryKey: 0)?.transfers ?? -1
-                if !Self.invariantHolds(balances: balances, transfers: frozen.objects(Transfer.self).count, ledger: ledger) {
+                if !Self.invariantHolds(
+                    balances: balances, transfers: frozen.objects(Transfer.self).count, ledger: ledger)
+                {
                     tally.violations.add(1, ordering: .relaxed)
                 }
                 // A resolved reference shows at least the version it was made at, consistently.
@@ -134,7 +139,8 @@ struct ConcurrencyTests {
                 let accounts = try there.resolve(reference)
                 let ledgerThere = try there.resolve(ledgerReference)?.transfers ?? -1
                 if !Self.invariantHolds(
-                    balances: accounts.map(\.balance), transfers: there.objects(Transfer.self).count, ledger: ledgerThere)
+                    balances: accounts.map(\.balance), transfers: there.objects(Transfer.self).count,
+                    ledger: ledgerThere)
                 {
                     tally.violations.add(1, ordering: .relaxed)
                 }
@@ -190,7 +196,7 @@ struct ConcurrencyTests {
     @Test func everyCommitIsDeliveredOnceAndInOrderFromThreadsTasksAndProcesses() async throws {
         let database = try makeBank()
         let queue = DispatchQueue(label: "observer")
-        let delivered = Mutex<[[Int]]>([])
+        let delivered = Lock<[[Int]]>([])
         let token = try queue.sync {
             try database.view(queue: queue).objects(Transfer.self).sorted(byKeyPath: "sequence").observe { change in
                 guard case .update(let results, let deletions, let insertions, _) = change else { return }

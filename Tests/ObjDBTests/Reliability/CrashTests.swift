@@ -27,7 +27,8 @@ struct CrashTests {
                 store = directory.store("crash-\(durable)-\(kill).objdb")
                 transactions += verified
             }
-            let reported = try runAndKill(store: store, seed: seed, durable: durable, after: .random(in: 5...60, using: &random))
+            let reported = try runAndKill(
+                store: store, seed: seed, durable: durable, after: .random(in: 5...60, using: &random))
             let verify = try TestSupport.run(
                 "objdb-test-child", ["crash-verify", store, "\(seed)", "\(reported)", durable ? "1" : "0"])
             #expect(verify.status == 0, "kill \(kill): \(verify.output)\(verify.error)")
@@ -37,6 +38,17 @@ struct CrashTests {
         transactions += verified
         print("crash suite (durable: \(durable)): \(Self.kills) kills survived, \(transactions) transactions verified")
         #expect(transactions > Self.kills)
+    }
+
+    @Test func theVerifierNoticesAStoreThatIsNotTheModel() throws {
+        let store = directory.store("crash.objdb")
+        let reported = try runAndKill(store: store, seed: 5, durable: false, after: 30)
+        #expect(reported > 0)
+        for (seed, claimed) in [(6, reported), (5, reported + 5)] {
+            let verify = try TestSupport.run("objdb-test-child", ["crash-verify", store, "\(seed)", "\(claimed)", "0"])
+            #expect(verify.status == 1)
+            #expect(verify.output.hasPrefix("mismatch"))
+        }
     }
 
     /// Starts a writer on `store`, kills it `milliseconds` after it is ready, and returns the last
