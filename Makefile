@@ -9,8 +9,11 @@ DEMO_STORE ?= .build/demo.objdb
 STORE ?= $(DEMO_STORE)
 BENCH_ARGS ?=
 SOURCES := Package.swift Sources Tools Benchmarks Examples Tests
+# docc ships beside swift in the toolchain.
+DOCC ?= $(dir $(realpath $(shell command -v $(SWIFT))))docc
+SYMBOL_GRAPHS := .build/symbol-graphs
 
-.PHONY: deps build test test-tsan stress fuzz demo bench bench-quick bench-check inspect lint format clean layers
+.PHONY: deps build test test-tsan stress fuzz demo bench bench-quick bench-check inspect lint format clean layers docs
 
 ## Installs the Debian packages the build links against, when any is missing.
 deps:
@@ -30,9 +33,24 @@ build: deps
 layers:
 	python3 Scripts/layers.py
 
-## The layer check, the test suite, the threading suites under ThreadSanitizer, then the
+## The DocC catalog (Sources/ObjDB/ObjDB.docc) with the API reference, from the debug build's module:
+## fails on any DocC warning and on a public symbol without a doc comment. To read it:
+## python3 -m http.server -d .build/docs, then open localhost:8000/documentation/objdb.
+docs: build
+	@rm -rf $(SYMBOL_GRAPHS) .build/docs && mkdir -p $(SYMBOL_GRAPHS)
+	$(SWIFT) symbolgraph-extract -module-name ObjDB -I .build/debug/Modules -I Sources/CLMDB \
+		-minimum-access-level public -skip-inherited-docs -skip-synthesized-members -output-dir $(SYMBOL_GRAPHS)
+	$(DOCC) convert Sources/ObjDB/ObjDB.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS) \
+		--output-path .build/docs --fallback-display-name ObjDB --fallback-bundle-identifier org.objdb.ObjDB \
+		2>&1 | tee .build/docs.log
+	@status=0; python3 Scripts/doc-coverage.py $(SYMBOL_GRAPHS) || status=1; \
+	if grep -qE '^(warning|error):' .build/docs.log; then \
+		echo "error: DocC has $$(grep -cE '^(warning|error):' .build/docs.log) warnings (above)"; status=1; fi; \
+	exit $$status
+
+## The layer check, the docs, the test suite, the threading suites under ThreadSanitizer, then the
 ## benchmark's quick run (which fails when engines disagree).
-test: build layers
+test: build layers docs
 	$(SWIFT) test --skip-build
 	$(MAKE) test-tsan
 	.build/debug/objdb-bench --quick
