@@ -204,12 +204,28 @@ extension Environment {
         }
         guard status.st_size > 0 else { return nil }
         let file = try PageFile(path: path)
-        let metas = try MetaPages(file: file)
-        if let problem = metas.problems(newestOnly: true).first {
-            throw ObjDBError.damagedStore(path: path, reason: problem)
+        try retryingTornReads {
+            let metas = try MetaPages(file: file)
+            if let problem = metas.problems(newestOnly: true).first {
+                throw ObjDBError.damagedStore(path: path, reason: problem)
+            }
+            try PageCheck.checkLength(file: file, metas: metas)
         }
-        try PageCheck.checkLength(file: file, metas: metas)
         return file
+    }
+
+    /// Runs a check of the file up to three times, a few milliseconds apart: a meta page read
+    /// while another process's commit writes it may come out torn, and only damage that stays is
+    /// damage.
+    static func retryingTornReads<Result>(_ check: () throws -> Result) throws -> Result {
+        for attempt in 0..<2 {
+            do {
+                return try check()
+            } catch let error as ObjDBError where error.code == .damagedStore {
+                usleep(useconds_t(2_000 << attempt))
+            }
+        }
+        return try check()
     }
 
     /// Checks the trees LMDB walks while a store opens, inside a read transaction that keeps a
@@ -218,7 +234,9 @@ extension Environment {
         var txn: OpaquePointer?
         try lmdbCheck(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin", path: file.path)
         defer { mdb_txn_abort(txn) }
-        try PageCheck.checkOpening(
-            file: PageFile(path: file.path), maxKeySize: Int(mdb_env_get_maxkeysize(env)), following: names)
+        try retryingTornReads {
+            try PageCheck.checkOpening(
+                file: PageFile(path: file.path), maxKeySize: Int(mdb_env_get_maxkeysize(env)), following: names)
+        }
     }
 }
