@@ -54,7 +54,7 @@ final class DiscoveredType: Sendable {
         }
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: DiscoveredType]>([:])
+    private static let cache = Lock<[ObjectIdentifier: DiscoveredType]>([:])
 
     /// The schema of `type`, discovered on first use.
     ///
