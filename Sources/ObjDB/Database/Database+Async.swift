@@ -50,7 +50,7 @@ extension Database {
 
 /// Holds a write's result between the writer queue and its caller.
 private final class ResultBox<Value: Sendable>: Sendable {
-    private let stored = Mutex<Value?>(nil)
+    private let stored = Lock<Value?>(nil)
 
     var value: Value? {
         get { stored.withLock { $0 } }

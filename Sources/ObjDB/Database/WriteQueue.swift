@@ -10,7 +10,7 @@ import Synchronization
 /// without nesting.
 final class WriteQueue: Sendable {
     /// The writes waiting for the next batch, and whether a drain is running.
-    private let state = Mutex<(pending: [WriteRequest], isBusy: Bool)>(([], false))
+    private let state = Lock<(pending: [WriteRequest], isBusy: Bool)>(([], false))
     private let queue = DispatchQueue(label: "objdb.writer", qos: .userInitiated)
 
     /// Queues `request`; it runs in the next batch.

@@ -9,7 +9,7 @@ import Synchronization
 /// as one line on standard error. Calls that can throw throw the fault instead.
 final class FaultReporter: Sendable {
     private let handler: (@Sendable (ObjDBError) -> Void)?
-    private let reported = Mutex<Set<String>>([])
+    private let reported = Lock<Set<String>>([])
 
     init(handler: (@Sendable (ObjDBError) -> Void)?) {
         self.handler = handler
