@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(
             name: "ObjDBTests",
             dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect", "AllocationCounter"]),
-        .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDBSync"]),
+        .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDB", "ObjDBSync", "TestSupport"]),
         .testTarget(
             name: "ToolsTests",
             dependencies: [
