@@ -29,10 +29,17 @@ let package = Package(
         .target(name: "ObjDB", dependencies: ["CLMDB"]),
         .target(name: "ObjDBSync", dependencies: ["ObjDB"]),
 
+        // Debian's libedit-dev: the line editor of objdb-inspect's shell.
+        .systemLibrary(
+            name: "CEditLine",
+            path: "Tools/CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
         .target(name: "ToolSupport", path: "Tools/ToolSupport"),
         .executableTarget(
             name: "objdb-inspect",
-            dependencies: ["ObjDB", "ToolSupport"],
+            dependencies: ["ObjDB", "ToolSupport", "CEditLine"],
             path: "Tools/objdb-inspect"
         ),
         .executableTarget(
