@@ -10,7 +10,7 @@ STORE ?= $(DEMO_STORE)
 BENCH_ARGS ?=
 SOURCES := Package.swift Sources Tools Benchmarks Examples Tests
 
-.PHONY: deps build test demo bench bench-quick inspect lint format clean
+.PHONY: deps build test demo bench bench-quick bench-tools inspect install lint format clean
 
 ## Installs the Debian packages the build links against, when any is missing.
 deps:
@@ -50,6 +50,23 @@ bench: deps
 bench-quick: deps
 	$(SWIFT) build -c release --product objdb-bench
 	.build/release/objdb-bench --quick
+
+## objdb-inspect beside the sqlite3 CLI on the same rows: make bench-tools TOOLS_SIZES=100000,1000000,10000000
+TOOLS_SIZES ?= 100000,1000000
+bench-tools: deps
+	@dpkg -s sqlite3 >/dev/null 2>&1 || { $(SUDO) apt-get update -qq; $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3; }
+	$(SWIFT) build -c release --product objdb-inspect
+	$(SWIFT) build -c release --product objdb-child-rusage
+	$(SWIFT) build -c release --product objdb-bench
+	.build/release/objdb-bench --tools --tools-sizes $(TOOLS_SIZES)
+
+## Installs the tools, optimized, into $(PREFIX)/bin: make install PREFIX=$$HOME/.local
+PREFIX ?= /usr/local
+install: deps
+	$(SWIFT) build -c release --product objdb-inspect
+	$(SWIFT) build -c release --product objdb-sync
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 .build/release/objdb-inspect .build/release/objdb-sync "$(DESTDIR)$(PREFIX)/bin/"
 
 ## Inspects a store: make inspect STORE=path/to/store.objdb
 inspect: deps

@@ -42,6 +42,8 @@ let package = Package(
             dependencies: ["ObjDB", "ToolSupport", "CEditLine"],
             path: "Tools/objdb-inspect"
         ),
+        // Runs a child and reports its own peak memory (a tiny process, so none is inherited).
+        .executableTarget(name: "objdb-child-rusage", path: "Tools/objdb-child-rusage"),
         .executableTarget(
             name: "objdb-sync",
             dependencies: ["ObjDB", "ObjDBSync", "ToolSupport"],
@@ -72,7 +74,7 @@ let package = Package(
             name: "ToolsTests",
             dependencies: [
                 "ObjDB", "ToolSupport", "TestSupport", "objdb-inspect", "objdb-sync", "objdb-bench", "objdb-demo",
-                "objdb-test-child",
+                "objdb-test-child", "objdb-child-rusage",
             ]
         ),
     ],

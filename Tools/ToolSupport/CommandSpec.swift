@@ -143,7 +143,8 @@ public struct CommandSpec: Sendable {
         }
         let required = operands.filter { !$0.isOptional }
         if parsed.operands.count < required.count {
-            throw UsageError("\(name) needs \(required[parsed.operands.count...].map(\.name).joined(separator: " and "))")
+            throw UsageError(
+                "\(name) needs \(required[parsed.operands.count...].map(\.name).joined(separator: " and "))")
         }
         if operands.last?.isRepeating != true, parsed.operands.count > operands.count {
             let extra = parsed.operands[operands.count...]
@@ -191,7 +192,8 @@ public struct ParsedCommand: Sendable {
         guard range.contains(number) else {
             if number < range.lowerBound {
                 throw UsageError(
-                    "--\(name) must be \(range.lowerBound == 0 ? "0 or more" : "at least \(range.lowerBound)"), not \(text)")
+                    "--\(name) must be \(range.lowerBound == 0 ? "0 or more" : "at least \(range.lowerBound)"), not \(text)"
+                )
             }
             throw UsageError("--\(name) \(text) is too large: at most \(range.upperBound)")
         }
@@ -202,7 +204,8 @@ public struct ParsedCommand: Sendable {
     public func choice(_ name: String, of choices: [String]) throws(UsageError) -> String? {
         guard let text = values[name] else { return nil }
         guard choices.contains(text) else {
-            throw UsageError("--\(name) is \(choices.dropLast().joined(separator: ", ")) or \(choices.last!), not '\(text)'")
+            throw UsageError(
+                "--\(name) is \(choices.dropLast().joined(separator: ", ")) or \(choices.last!), not '\(text)'")
         }
         return text
     }

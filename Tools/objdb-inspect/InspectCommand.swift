@@ -7,8 +7,8 @@ enum InspectCommand {
     /// Every subcommand, in the order help lists them.
     static var subcommands: [any Subcommand.Type] {
         [
-        InfoCommand.self, SchemaCommand.self, CountCommand.self, DumpCommand.self, GetCommand.self,
-        WatchCommand.self, CheckCommand.self, ExportCommand.self, ImportCommand.self, CompactCommand.self,
+            InfoCommand.self, SchemaCommand.self, CountCommand.self, DumpCommand.self, GetCommand.self,
+            WatchCommand.self, CheckCommand.self, ExportCommand.self, ImportCommand.self, CompactCommand.self,
         ]
     }
 
@@ -217,6 +217,11 @@ final class InspectContext {
     /// LMDB needs `<store>-lock` even to read: say so, naming the file, when it cannot have it.
     private func checkLockFile(writable: Bool) throws {
         let lock = path + "-lock"
+        var status = stat()
+        if stat(lock, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            throw InspectError(
+                "cannot open the lock file \(lock): it is not a regular file (LMDB keeps its reader table there)")
+        }
         if access(lock, F_OK) == 0 {
             guard access(lock, R_OK | W_OK) == 0 else {
                 throw InspectError(

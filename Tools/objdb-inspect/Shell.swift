@@ -26,7 +26,8 @@ struct Shell {
         Interrupt.catchInterrupts()
         if interactive {
             context.print(
-                "objdb-inspect \(context.path): a command per line; Tab completes, ↑ recalls; 'help', 'history', 'quit'")
+                "objdb-inspect \(context.path): a command per line; Tab completes, ↑ recalls; 'help', 'history', 'quit'"
+            )
             try context.output.flush()
         }
         defer { reader?.saveHistory() }
@@ -173,7 +174,9 @@ enum Completion {
     nonisolated(unsafe) private static var next = 0
 
     /// `rl_attempted_completion_function`: the candidates for the word at `start` of the line.
-    static func complete(_ text: UnsafePointer<CChar>?, _ start: Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+    static func complete(_ text: UnsafePointer<CChar>?, _ start: Int32) -> UnsafeMutablePointer<
+        UnsafeMutablePointer<CChar>?
+    >? {
         objdb_readline_completion_over()
         let line = objdb_readline_line().map { String(cString: $0) } ?? ""
         let before = String(line.utf8.prefix(Int(start))) ?? ""

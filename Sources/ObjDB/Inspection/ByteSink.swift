@@ -75,12 +75,12 @@ extension ByteSink {
     @inline(__always)
     func write(double value: Double) {
         // Swift's description is the shortest round-trip form; it fits a small string (no allocation).
-        write(string: value.description)
+        write(string: value.isNaN ? ExactNumberText.text(value) : value.description)
     }
 
     /// Appends the shortest decimal text that reads back as exactly `value` as a Float.
     @inline(__always)
     func write(float value: Float) {
-        write(string: value.description)
+        write(string: value.isNaN ? ExactNumberText.text(value) : value.description)
     }
 }

@@ -71,7 +71,7 @@ package enum ExactDateText {
     /// The seconds since the reference date that the UTF-8 `bytes` give; `nil` when they are not a date.
     static func parse(_ bytes: UnsafeRawBufferPointer) -> Double? {
         if bytes.first == UInt8(ascii: "@") {
-            return Double(String(decoding: bytes.dropFirst(), as: UTF8.self))
+            return ExactNumberText.double(String(decoding: bytes.dropFirst(), as: UTF8.self))
         }
         var position = 0
         func digits(_ count: Int) -> Int64? {
@@ -116,7 +116,8 @@ package enum ExactDateText {
             }
             secondOfDay = hour * 3600 + minute * 60 + second
             if expect("Z") || expect("z") {
-            } else if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
+            } else if position < bytes.count,
+                bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
             {
                 let sign: Int64 = bytes[position] == UInt8(ascii: "-") ? -1 : 1
                 position += 1
@@ -162,7 +163,9 @@ package enum ExactDateText {
                 if byte == UInt8(ascii: ".") {
                     point = digits.count
                 } else if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-                    guard let value = Int(String(decoding: UnsafeBufferPointer(rebasing: utf8[(index + 1)...]), as: UTF8.self))
+                    guard
+                        let value = Int(
+                            String(decoding: UnsafeBufferPointer(rebasing: utf8[(index + 1)...]), as: UTF8.self))
                     else { return nil }
                     exponent = value
                     break

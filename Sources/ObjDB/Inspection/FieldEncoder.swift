@@ -341,8 +341,7 @@ struct FieldEncoder {
     }
 
     /// Writes a decoded value as text: the slow path, for absent fields' zero values.
-    func writeText<Sink: ByteSink>(_ value: StoredValue, of property: PropertySchema, style: TextStyle, to sink: Sink)
-    {
+    func writeText<Sink: ByteSink>(_ value: StoredValue, of property: PropertySchema, style: TextStyle, to sink: Sink) {
         switch value {
         case .null: if style == .table { sink.write("nil") }
         case .bool(let flag): writeText(ValueView.bool(flag), style: style, to: sink)
@@ -350,7 +349,8 @@ struct FieldEncoder {
         case .float(let number): writeText(ValueView.float(number), style: style, to: sink)
         case .double(let number): writeText(ValueView.double(number), style: style, to: sink)
         case .date(let date): writeText(ValueView.date(date.timeIntervalSinceReferenceDate), style: style, to: sink)
-        case .string(var text): text.withUTF8 { writeText(ValueView.string(UnsafeRawBufferPointer($0)), style: style, to: sink) }
+        case .string(var text):
+            text.withUTF8 { writeText(ValueView.string(UnsafeRawBufferPointer($0)), style: style, to: sink) }
         case .data(let data): data.withUnsafeBytes { writeText(ValueView.data($0), style: style, to: sink) }
         case .uuid(let uuid): writeText(ValueView.uuid(uuid), style: style, to: sink)
         case .decimal(let decimal): writeText(ValueView.decimal(decimal), style: style, to: sink)

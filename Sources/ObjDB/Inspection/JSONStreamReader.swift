@@ -189,7 +189,8 @@ final class JSONStreamReader {
         while index < end {
             let byte = buffer[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(start: buffer + position, count: index - position), as: UTF8.self)
+                let text = String(
+                    decoding: UnsafeBufferPointer(start: buffer + position, count: index - position), as: UTF8.self)
                 offset += index + 1 - position
                 position = index + 1
                 return text

@@ -64,7 +64,8 @@ package final class ObjectImport {
         self.file = file
         self.batchSize = batchSize
         let codec = ValueCodec(schema: database.schemaIndex)
-        zeroValues = database.bindings.mapValues { binding in binding.properties.map { codec.zeroValue(of: $0.schema) } }
+        zeroValues = database.bindings.mapValues { binding in binding.properties.map { codec.zeroValue(of: $0.schema) }
+        }
     }
 
     /// Reads and stores every object; `progress` is told the objects stored and the bytes read so far.
@@ -125,7 +126,9 @@ package final class ObjectImport {
             return try readNDJSON(reader, store)
         }
         let firstKey = try reader.readKey()
-        if try reader.peekSignificant() == UInt8(ascii: "[") {
+        // An object of arrays by type name (export --format json), not an NDJSON object whose first
+        // property is a list.
+        if database.bindings[firstKey] != nil, try reader.peekSignificant() == UInt8(ascii: "[") {
             // {"Tweet": [...], "TwitterUser": [...]}
             var key = firstKey
             while true {
@@ -193,7 +196,8 @@ package final class ObjectImport {
         guard let typeName else { throw ImportProblem("an object without _type") }
         guard let binding = database.bindings[typeName], let table = binding.table, binding.table != nil else {
             throw database.bindings[typeName] == nil
-                ? ObjDBError.unknownType(typeName) : ImportProblem("\(typeName) is embedded: import it inside its owner")
+                ? ObjDBError.unknownType(typeName)
+                : ImportProblem("\(typeName) is embedded: import it inside its owner")
         }
         _ = table
         let schemaIndex = database.schemaIndex
@@ -228,7 +232,9 @@ package final class ObjectImport {
             }
         } else if let keyJSON {
             key = try ObjectKey.importing(keyJSON, primaryKeyType: nil)
-            if case .internalID(let id) = key { highestInternalID[typeName] = max(highestInternalID[typeName] ?? 0, id) }
+            if case .internalID(let id) = key {
+                highestInternalID[typeName] = max(highestInternalID[typeName] ?? 0, id)
+            }
         } else {
             key = .internalID(try transaction!.context.nextInternalID(for: binding))
         }
@@ -277,7 +283,8 @@ package final class ObjectImport {
 
     private func failed(line: Int, _ reason: String) -> Failure {
         let batch = batchSize.map { _ in summary.batches + 1 }
-        return Failure(file: file, line: line, reason: reason, batch: batch, committed: batchSize == nil ? 0 : committedObjects)
+        return Failure(
+            file: file, line: line, reason: reason, batch: batch, committed: batchSize == nil ? 0 : committedObjects)
     }
 
     private var committedObjects: Int { summary.objects - inBatch }

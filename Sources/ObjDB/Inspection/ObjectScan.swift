@@ -46,17 +46,22 @@ package struct ObjectScan {
         func deliver(_ key: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer) throws -> Bool {
             residency.note(key.count + record.count)
             guard let reader = RecordReader(validating: record) else {
-                let label = ObjectKeyCodec.decode(key, primaryKeyType: binding.primaryKey?.schema.type)
+                let label =
+                    ObjectKeyCodec.decode(key, primaryKeyType: binding.primaryKey?.schema.type)
                     .map { "\(binding.schema.name)(\($0))" } ?? binding.schema.name
                 throw ObjDBError.corruptRecord(
                     path: context.database.configuration.path, type: binding.schema.name,
-                    reason: "the record of \(label) is damaged: its slot table is inconsistent (run check)")
+                    reason: "the slot table of \(label) is inconsistent; objdb-inspect check lists every damaged record"
+                )
             }
             if skipped < offset {
                 skipped += 1
                 return true
             }
-            guard try body(ScannedObject(key: key, reader: reader, binding: binding, schema: context.database.schemaIndex)) else { return false }
+            guard
+                try body(
+                    ScannedObject(key: key, reader: reader, binding: binding, schema: context.database.schemaIndex))
+            else { return false }
             delivered += 1
             return limit.map { delivered < $0 } ?? true
         }
@@ -88,7 +93,9 @@ package struct ObjectScan {
             }
             try transaction.cursor(table).forEach(from: lower, to: upper) { entry in
                 if let matcher {
-                    guard let reader = RecordReader(header: entry.value) else { return try deliver(entry.key, entry.value) }
+                    guard let reader = RecordReader(header: entry.value) else {
+                        return try deliver(entry.key, entry.value)
+                    }
                     guard matcher(QueryRow(reader: reader, key: entry.key)) else {
                         residency.note(entry.key.count + entry.value.count)
                         return true
@@ -117,10 +124,12 @@ package struct ObjectScan {
             guard let reader = RecordReader(validating: record) else {
                 throw ObjDBError.corruptRecord(
                     path: view.context.database.configuration.path, type: binding.schema.name,
-                    reason: "the record of \(binding.schema.name)(\(key)) is damaged: its slot table is inconsistent "
-                        + "(run check)")
+                    reason: "the slot table of \(binding.schema.name)(\(key)) is inconsistent; objdb-inspect check "
+                        + "lists every damaged record")
             }
-            return try body(ScannedObject(key: keyBytes, reader: reader, binding: binding, schema: view.context.database.schemaIndex))
+            return try body(
+                ScannedObject(
+                    key: keyBytes, reader: reader, binding: binding, schema: view.context.database.schemaIndex))
         }
     }
 }

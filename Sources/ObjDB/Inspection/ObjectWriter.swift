@@ -71,7 +71,8 @@ package struct ObjectWriter {
                 for (index, key) in try linkingKeys(object, property).enumerated() {
                     if index > 0 { output.write(UInt8(ascii: ",")) }
                     key.withUnsafeBytes { bytes in
-                        if let view = ObjectKeyCodec.view(bytes, primaryKeyType: origin(of: property)?.primaryKey?.type) {
+                        if let view = ObjectKeyCodec.view(bytes, primaryKeyType: origin(of: property)?.primaryKey?.type)
+                        {
                             encoder.writeJSON(view, to: output)
                         }
                     }
@@ -153,7 +154,9 @@ package struct ObjectWriter {
 
     /// Writes one CSV field, quoted when it holds a comma, a quote or a line break.
     static func writeCSVField(_ bytes: UnsafeRawBufferPointer, to output: ByteOutput) {
-        let needsQuotes = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+        let needsQuotes = bytes.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+        }
         guard needsQuotes else {
             output.write(bytes)
             return

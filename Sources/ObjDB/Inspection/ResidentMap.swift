@@ -10,29 +10,49 @@ import Foundation
 /// Linux), it does nothing.
 package final class ResidentMap {
     private let path: String
-    private var sinceTrim = 0
     private let interval: Int
+    private var notes = 0
+    private var faultsAtTrim = 0
 
-    /// The map of the store file at `path`, trimmed every `interval` bytes noted.
-    package init(path: String, interval: Int = 32 << 20) {
+    /// The map of the store file at `path`, trimmed whenever about `interval` bytes may have become resident.
+    package init(path: String, interval: Int = 8 << 20) {
         self.interval = interval
         self.path = path
+        faultsAtTrim = Self.pageFaults()
     }
 
-    /// Notes `bytes` read from the map; trims when enough have been.
+    /// Notes one entry read from the map (of `bytes`); now and then, trims.
+    ///
+    /// What became resident is estimated from the page faults taken: each may map up to 16
+    /// pages (the kernel's fault-around), which a scan of scattered pages (an index, the
+    /// backlinks) does not use, so counting the bytes read would undercount by as much.
     @inline(__always)
     package func note(_ bytes: Int) {
-        sinceTrim &+= bytes
-        if sinceTrim >= interval { trim() }
+        notes &+= 1
+        if notes & 0xFF == 0 { check() }
+    }
+
+    private func check() {
+        let faults = Self.pageFaults()
+        if (faults - faultsAtTrim) * Self.faultAround >= interval { trim() }
     }
 
     /// Drops the map's pages from the resident set now.
     package func trim() {
-        sinceTrim = 0
         // Looked up each time: a write may have grown (and so moved) the map.
         for range in Self.mappings(of: path) {
             _ = madvise(UnsafeMutableRawPointer(bitPattern: range.start), range.length, MADV_DONTNEED)
         }
+        faultsAtTrim = Self.pageFaults()
+    }
+
+    /// The most a page fault maps: Linux's default fault-around of 64 KiB.
+    private static let faultAround = 64 << 10
+
+    private static func pageFaults() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_minflt + usage.ru_majflt
     }
 
     /// The address ranges mapping the file at `path`, from `/proc/self/maps`.

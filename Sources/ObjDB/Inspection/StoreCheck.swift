@@ -182,7 +182,9 @@ private struct CheckPass {
                 found = indexEntry.value.elementsEqual(entry.key)
                 return !found
             }
-            if !found { problems.append("\(binding.schema.name)(\(key)): \(property.schema.name) is missing from its index") }
+            if !found {
+                problems.append("\(binding.schema.name)(\(key)): \(property.schema.name) is missing from its index")
+            }
             return true
         }
         for text in problems { problem(text) }
@@ -210,10 +212,12 @@ private struct CheckPass {
             if done & 0x3FFF == 0 { progress?("objdb.backlinks", done, total) }
             guard let target = Self.split(entry.key), let source = Self.split(entry.value), source.rest.count >= 2
             else {
-                problems.append("backlinks: an entry of \(entry.key.count) + \(entry.value.count) bytes does not decode")
+                problems.append(
+                    "backlinks: an entry of \(entry.key.count) + \(entry.value.count) bytes does not decode")
                 return true
             }
-            stored.add(entry.key, UnsafeRawBufferPointer(rebasing: entry.value[..<(1 + source.name.count + 2)]),
+            stored.add(
+                entry.key, UnsafeRawBufferPointer(rebasing: entry.value[..<(1 + source.name.count + 2)]),
                 UnsafeRawBufferPointer(rebasing: source.rest[2...]))
             if !target.name.elementsEqual(targetType) {
                 targetType = Array(target.name)
@@ -222,7 +226,8 @@ private struct CheckPass {
                 targetEntry = try targetCursor?.first()
             }
             guard let targetBinding, let targetCursor else {
-                problems.append("backlinks: an entry names the unknown type \(String(decoding: target.name, as: UTF8.self))")
+                problems.append(
+                    "backlinks: an entry names the unknown type \(String(decoding: target.name, as: UTF8.self))")
                 return true
             }
             while let current = targetEntry, targetCursor.compare(current.key, target.rest) < 0 {
@@ -239,7 +244,8 @@ private struct CheckPass {
                 {
                     problems.append("\(sourceName)(\(key)): a link to a missing \(targetBinding.schema.name)")
                 } else {
-                    problems.append("backlinks: an entry from an unknown \(sourceName) to a missing \(targetBinding.schema.name)")
+                    problems.append(
+                        "backlinks: an entry from an unknown \(sourceName) to a missing \(targetBinding.schema.name)")
                 }
             }
             return true
@@ -265,7 +271,8 @@ private struct CheckPass {
                 let values = context.values(of: reader, in: binding)
                 for link in context.links(in: values, of: binding) {
                     let target = Self.prefixed(link.targetType) + link.targetKey
-                    let source = sourcePrefix + [UInt8(link.propertyID >> 8), UInt8(link.propertyID & 0xFF)] + Array(entry.key)
+                    let source =
+                        sourcePrefix + [UInt8(link.propertyID >> 8), UInt8(link.propertyID & 0xFF)] + Array(entry.key)
                     var found = false
                     try backlinkCursor.forEach(from: KeyBound(target), to: KeyBound(target)) { backlink in
                         found = backlink.value.elementsEqual(source)

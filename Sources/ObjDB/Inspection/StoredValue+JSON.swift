@@ -38,9 +38,9 @@ extension StoredValue {
             if let number = Int64(text) { return .int(number) }
             if let number = Double(text), let exact = Int64(exactly: number) { return .int(exact) }
         case (.double, .number(let text)), (.double, .string(let text)):
-            if let number = Double(text), json.isNumber || !number.isFinite { return .double(number) }
+            if let number = ExactNumberText.double(text), json.isNumber || !number.isFinite { return .double(number) }
         case (.float, .number(let text)), (.float, .string(let text)):
-            if let number = Float(text), json.isNumber || !number.isFinite { return .float(number) }
+            if let number = ExactNumberText.float(text), json.isNumber || !number.isFinite { return .float(number) }
         case (.string, .string(let text)):
             return .string(text)
         case (.data, .string(let text)):
@@ -102,7 +102,8 @@ extension ObjectKey {
             break
         }
         throw ObjDBError.typeMismatch(
-            type: "JSON", property: "key", expected: primaryKeyType.map { "a \($0.rawValue) key" } ?? "an internal ID (#N)",
+            type: "JSON", property: "key",
+            expected: primaryKeyType.map { "a \($0.rawValue) key" } ?? "an internal ID (#N)",
             found: json.kindName)
     }
 }

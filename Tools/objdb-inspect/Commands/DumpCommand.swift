@@ -43,12 +43,16 @@ struct DumpCommand: Subcommand {
         self.sorts = sorts
         limit = try arguments.integer("limit", in: 0...Int.max)
         offset = try arguments.integer("offset", in: 0...Int.max) ?? 0
-        properties = arguments.value("props").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        properties = arguments.value("props").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         format = try arguments.choice("format", of: ["table", "json", "ndjson", "csv"]) ?? "table"
     }
 
     func validate() throws(UsageError) {
-        if let properties, properties.contains(where: \.isEmpty) { throw UsageError("--props takes property names: A,B") }
+        if let properties, properties.contains(where: \.isEmpty) {
+            throw UsageError("--props takes property names: A,B")
+        }
     }
 
     func run(in context: InspectContext) throws -> ToolExitCode {

@@ -36,7 +36,7 @@ struct ExportCommand: Subcommand {
 
     func run(in context: InspectContext) throws -> ToolExitCode {
         let database = try context.open()
-        let names = types.isEmpty ? database.schema.types.filter { !$0.isEmbedded }.map(\.name) : types
+        let names = types.isEmpty ? Self.linkTargetsFirst(database.schema) : types
         for name in names {
             guard let type = database.schema[name] else { throw ObjDBError.unknownType(name) }
             if type.isEmbedded { throw InspectError("\(name) is embedded: it is exported inside its owners") }
@@ -77,5 +77,33 @@ struct ExportCommand: Subcommand {
         progress?.finish()
         if let outputPath { context.print("exported \(exported) object(s) to \(outputPath)") }
         return .success
+    }
+
+    /// The schema's types, each after the types its links point to (as far as cycles allow), so an
+    /// import meets few links to objects it has not read yet.
+    static func linkTargetsFirst(_ schema: Schema) -> [String] {
+        var ordered: [String] = []
+        var visiting = Set<String>()
+        func targets(of type: ObjectSchema, _ seen: inout Set<String>) -> [String] {
+            guard seen.insert(type.name).inserted else { return [] }
+            return type.properties.flatMap { property -> [String] in
+                guard let name = property.objectType, let target = schema[name] else { return [] }
+                switch property.type {
+                case .object: return target.isEmbedded ? [] : [name]
+                case .embedded: return targets(of: target, &seen)
+                default: return []
+                }
+            }
+        }
+        func visit(_ type: ObjectSchema) {
+            guard !ordered.contains(type.name), visiting.insert(type.name).inserted else { return }
+            var seen = Set<String>()
+            for name in targets(of: type, &seen) where name != type.name {
+                if let target = schema[name] { visit(target) }
+            }
+            ordered.append(type.name)
+        }
+        for type in schema.types where !type.isEmbedded { visit(type) }
+        return ordered
     }
 }

@@ -85,7 +85,9 @@ struct GetCommand: Subcommand {
             } else {
                 context.print("  \(current.label) (\(current.count)):")
                 for source in current.shown { context.print("    " + source) }
-                if current.count > current.shown.count { context.print("    … \(current.count - current.shown.count) more") }
+                if current.count > current.shown.count {
+                    context.print("    … \(current.count - current.shown.count) more")
+                }
             }
             group = nil
         }

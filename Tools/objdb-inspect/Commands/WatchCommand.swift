@@ -95,6 +95,8 @@ struct WatchCommand: Subcommand {
         }
         if Interrupt.isRaised {
             Interrupt.reset()
+            // After the terminal's "^C", so the prompt starts a line of its own.
+            FileHandle.standardOutput.write(Data("\n".utf8))
             return true
         }
         return false

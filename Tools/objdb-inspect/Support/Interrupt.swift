@@ -12,6 +12,11 @@ enum Interrupt {
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0  // no SA_RESTART: a sleep or a read returns early
         sigaction(SIGINT, &action, nil)
+        // A parent may have started us with SIGINT blocked (Foundation's Process does).
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
     }
 
     /// Whether Ctrl-C was pressed since the last ``reset()``.
