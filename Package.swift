@@ -26,6 +26,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The benchmark's baselines in C: raw LMDB and SQLite, called once per workload.
+        .target(
+            name: "CBaselines",
+            dependencies: ["CLMDB", "CSQLite"],
+            path: "Benchmarks/CBaselines",
+            linkerSettings: [.linkedLibrary("lmdb"), .linkedLibrary("sqlite3")]
+        ),
         .target(name: "ObjDB", dependencies: ["CLMDB"]),
         .target(name: "ObjDBSync", dependencies: ["ObjDB"]),
 
@@ -51,7 +58,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "objdb-bench",
-            dependencies: ["ObjDB", "CLMDB", "CSQLite", "ToolSupport"],
+            dependencies: ["ObjDB", "CBaselines", "ToolSupport"],
             path: "Benchmarks/objdb-bench"
         ),
         .executableTarget(
@@ -68,7 +75,8 @@ let package = Package(
         ),
         // Helpers every test target shares: temporary directories, running the built tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child"]),
+        .testTarget(
+            name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect"]),
         .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDBSync"]),
         .testTarget(
             name: "ToolsTests",

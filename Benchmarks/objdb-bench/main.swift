@@ -3,18 +3,20 @@ import ToolSupport
 
 let usage = """
     usage: objdb-bench [--quick | --growth [--growth-max N]] [--count N] [--repetitions R]
-                       [--workloads W1,W4,…] [--json FILE]
+                       [--workloads W1,W4,…] [--json FILE] [--check-targets]
            objdb-bench --tools [--tools-sizes N,N,…]
 
-    Runs each workload on ObjDB, raw LMDB and SQLite in one process run, interleaved,
-    and prints the median throughput of each with the ratios ObjDB ÷ raw LMDB and
-    ObjDB ÷ SQLite. Read results are checked equal across engines.
+    Runs each workload on ObjDB, raw LMDB (in C) and SQLite (in C) in one process run,
+    interleaved, and prints the median throughput of each with the ratios ObjDB ÷ raw LMDB
+    and ObjDB ÷ SQLite. Read results are checked equal across engines.
 
       --quick           a short run for CI (N = 5,000, 3 repetitions; W10 at 1,000 and 10,000)
       --count N         tweets bulk-loaded (default 1,000,000)
       --repetitions R   runs of each workload per engine (default 5)
-      --workloads LIST  which of W1 W2 W2c W3 W4 W5 W6 W7 W8 W10 to run (default all)
+      --workloads LIST  which of \(Report.order.joined(separator: " ")) to run (default all)
       --json FILE       also write the measurements as JSON
+      --check-targets   compare ObjDB's ratios with issue #11's targets; exit 1 naming every
+                        workload below its target (with --growth: W4's cost at 10^7 ÷ 10^5)
       --growth          W1 and W4 at N = 10^4, 10^5, … up to --growth-max (default 10^7):
                         how each engine's cost grows with the size of the store
       --tools           objdb-inspect's dump, export, import and check beside the sqlite3
@@ -22,14 +24,21 @@ let usage = """
                         100000,1000000): times, ratios and each child's peak memory
 
     W1 bulk insert, one transaction   W2 durable single-object transactions, one writer
-    W2c the same from 8 writers (and ObjDB's `try await db.write` from 8 tasks: group commit)
+    W2c the same from 8 writer threads (and ObjDB's `try await db.write` from 8 tasks: group commit)
     W3 non-durable single-object transactions
-    W4 point reads by primary key     W5 indexed equality query (userId == X), ≈100 results
-    W6 filtered full scan             W7 in-place updates, one transaction
+    W4 point reads by primary key, one property read
+    W5 indexed equality query (userId == X), iterating the ≈100 results
+    W6 filtered full scan, counting   W7 updates by property assignment, one transaction
     W8 deletes, one transaction
-    W10 ObjDB alone: commit-to-notification latency and change-set cost of a live result of
-        10,000 and N tweets when one changes, each ÷ the time to run its query again
+    \(standaloneWorkloads.map { "\($0.name) " + $0.summary.joined(separator: "\n    ") }.joined(separator: "\n"))
     """
+
+/// The most memory the process has held at once, in bytes.
+func peakMemory() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss * 1024
+}
 
 runTool("objdb-bench", usage: usage) {
     let arguments = try CommandLineArguments(
@@ -40,7 +49,8 @@ runTool("objdb-bench", usage: usage) {
         return .success
     }
     let unknown = arguments.unknown(known: [
-        "quick", "count", "repetitions", "json", "workloads", "help", "growth", "growth-max", "tools", "tools-sizes",
+        "quick", "count", "repetitions", "json", "workloads", "help", "growth", "growth-max", "check-targets",
+        "tools", "tools-sizes",
     ])
     guard unknown.isEmpty, arguments.positional.isEmpty else {
         throw UsageError("unknown argument \(unknown.first.map { "--\($0)" } ?? arguments.positional[0])")
@@ -76,39 +86,39 @@ runTool("objdb-bench", usage: usage) {
     }
 
     let engines: [any TweetEngine] = [ObjDBEngine(), RawLMDBEngine(), SQLiteEngine()]
+    let checks: [TargetCheck]
     if arguments.has("growth") {
-        let maximum = try arguments.integer("growth-max", default: 10_000_000)
-        var sizes: [Int] = []
-        var size = 10_000
-        while size <= maximum {
-            sizes.append(size)
-            size *= 10
-        }
+        let sizes = GrowthRun.sizes(upTo: try arguments.integer("growth-max", default: 10_000_000))
         guard !sizes.isEmpty else { throw UsageError("--growth-max must be at least 10000") }
-        var reports: [(Int, Report)] = []
-        for size in sizes {
-            let runner = BenchmarkRunner(
-                engines: engines, count: size, repetitions: try arguments.integer("repetitions", default: 1),
-                durableWrites: 0, singleWrites: 0, queries: 1, workloads: ["W1", "W4"])
-            reports.append((size, try runner.run()))
+        let growth = try GrowthRun(
+            engines: engines, sizes: sizes, repetitions: try arguments.integer("repetitions", default: 1)
+        ).run()
+        print(growth.text)
+        print("peak memory: \(peakMemory() / (1 << 20)) MiB (the whole process)")
+        checks = growth.targets
+    } else {
+        var runner = BenchmarkRunner(
+            engines: engines, count: count, repetitions: repetitions, durableWrites: quick ? 40 : 400,
+            singleWrites: quick ? 500 : 20_000, queries: quick ? 100 : 2_000, workloads: workloads)
+        runner.quick = quick
+        let report = try runner.run()
+        let names = engines.map(\.name)
+        print(report.text(engines: names))
+        let peak = peakMemory()
+        print("peak memory: \(peak / (1 << 20)) MiB (the whole process)")
+        if let path = arguments.value("json") {
+            try report.json(engines: names, peakMemory: peak).write(to: URL(fileURLWithPath: path))
         }
-        print(growthTable(reports, engines: engines.map(\.name)))
-        return .success
+        checks = Targets.checks(report)
     }
-    var runner = BenchmarkRunner(
-        engines: engines, count: count, repetitions: repetitions, durableWrites: quick ? 40 : 400,
-        singleWrites: quick ? 500 : 20_000, queries: quick ? 100 : 2_000, workloads: workloads)
-    runner.notificationSizes = quick ? [1_000, 10_000] : Array(Set([min(10_000, count), count])).sorted()
-    runner.notificationSamples = quick ? 5 : 10
-    let report = try runner.run()
-    let names = engines.map(\.name)
-    print(report.text(engines: names))
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    let peak = usage.ru_maxrss * 1024
-    print("peak memory: \(peak / (1 << 20)) MiB (the whole process)")
-    if let path = arguments.value("json") {
-        try report.json(engines: names, peakMemory: peak).write(to: URL(fileURLWithPath: path))
+    guard arguments.has("check-targets") else { return .success }
+    print("")
+    print(Targets.text(checks))
+    let missed = Targets.belowTarget(checks)
+    if !missed.isEmpty {
+        fflush(nil)  // the table first, then the summary on standard error
+        printError("objdb-bench: below target: \(Targets.workloads(missed).joined(separator: ", "))")
+        return .failure
     }
     return .success
 }

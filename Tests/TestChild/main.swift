@@ -6,6 +6,8 @@ import ObjDB
 //   objdb-test-child hold-reader PATH      opens a read transaction, prints "ready", waits to be killed
 //   objdb-test-child write PATH DB COUNT   writes COUNT records (big-endian UInt32 keys) to database DB
 //   objdb-test-child set-counter PATH ID VALUE   sets Counter ID's value through ObjDB (creating it)
+//   objdb-test-child check-files PATH…     for each file: prints "file N", opens it read-only,
+//                                          checks it, reads every object, prints "ok", "damaged" or "error"
 
 /// The model the cross-process notification tests share with this process (same name and properties).
 final class Counter: Object {
@@ -48,10 +50,41 @@ do {
             try transaction.create(Counter.self, value: ["id": id, "value": value], update: .modified)
         }
         print("set \(id) = \(value)")
+    case "check-files":
+        for (number, path) in arguments.dropFirst(2).enumerated() {
+            say("file \(number)")
+            say(checkDamagedFile(path))
+        }
     default:
         exit(2)
     }
 } catch {
     FileHandle.standardError.write(Data("objdb-test-child: \(error)\n".utf8))
     exit(1)
+}
+
+/// Opens a possibly damaged store read-only, checks it, and when the check finds nothing reads
+/// every property of every object: whatever the damage, an answer, never a crash.
+func checkDamagedFile(_ path: String) -> String {
+    do {
+        var configuration = Configuration(path: path)
+        configuration.readOnly = true
+        let database = try Database(configuration: configuration)
+        let problems = try StoreCheck(database: database).problems()
+        guard problems.isEmpty else { return "damaged \(problems.count)" }
+        let view = try database.view()
+        for type in database.schema.types where !type.isEmbedded {
+            for object in try view.dynamicObjects(type.name, filter: nil) {
+                _ = try object.values()
+            }
+        }
+        return "ok"
+    } catch {
+        return "error \(String(describing: error).prefix(200).replacingOccurrences(of: "\n", with: " "))"
+    }
+}
+
+/// Prints a line at once (unbuffered), so a parent sees it even if the next step kills this process.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

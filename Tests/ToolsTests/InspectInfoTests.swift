@@ -17,7 +17,7 @@ struct InspectInfoTests {
         let store = try makeDemoStore()
         let result = try run("objdb-inspect", [store, "info"])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("Format version:     1"))
+        #expect(result.output.contains("Format version:     2"))
         #expect(result.output.contains("Map size:"))
         #expect(result.output.contains("Readers:            0 open"))
         let rows = result.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
@@ -117,6 +117,7 @@ struct BenchCommandTests {
         #expect(rows.contains { $0.contains("W1 bulk insert") })
         #expect(rows.contains { $0.contains("W4 point reads") })
         #expect(result.output.contains("bytes/object"))
+        #expect(result.output.contains("RESULT raw-lmdb W4 objects=10000 ns_per_read="))
     }
 
     @Test func badArgumentsExitWith2() throws {

@@ -14,53 +14,59 @@ final class BenchTweet: Object {
 /// ObjDB through its public, typed API.
 final class ObjDBEngine: TweetEngine {
     let name = "objdb"
-    let supportsConcurrentWriters = true
     private var database: Database?
     private var path = ""
 
+    /// Opens with the default map, as a user would.
     func open(directory: String, durable: Bool) throws {
         path = directory + "/objdb.objdb"
         var configuration = Configuration(path: path, types: [BenchTweet.self])
         configuration.isDurable = durable
-        configuration.initialMapSize = 1 << 30
         database = try Database(configuration: configuration)
     }
 
-    func bulkInsert(_ data: TweetData) throws {
-        try database!.write { transaction in try Self.add(data, count: data.count, in: transaction) }
+    func bulkInsert(_ tweets: TweetColumns) throws {
+        try database!.write { transaction in try Self.add(tweets, 0..<tweets.count, in: transaction) }
     }
 
-    /// Adds the first `count` tweets of `data` in `transaction` (W1, and W10's stores).
-    static func add(_ data: TweetData, count: Int, in transaction: WriteTransaction) throws {
-        for index in 0..<count {
+    /// Adds the tweets in `range` in `transaction` (W1, W2, W3, W10's stores).
+    static func add(_ tweets: TweetColumns, _ range: Range<Int>, in transaction: WriteTransaction) throws {
+        for index in range {
             let tweet = BenchTweet()
-            tweet.id = data.ids[index]
-            tweet.userId = data.userIds[index]
-            tweet.createdAt = Date(timeIntervalSince1970: data.createdAt[index])
-            tweet.retweetCount = data.retweetCounts[index]
-            tweet.text = data.texts[index]
-            tweet.lang = data.langs[index]
+            tweet.id = tweets.ids[index]
+            tweet.userId = tweets.userIds[index]
+            tweet.createdAt = Date(timeIntervalSince1970: tweets.createdAt[index])
+            tweet.retweetCount = tweets.retweetCounts[index]
+            tweet.text = tweets.texts[index]
+            tweet.lang = tweets.langs[index]
             try transaction.add(tweet)
         }
     }
 
-    func singleInserts(_ tweets: ArraySlice<(id: Int64, userId: Int64, text: String)>) throws {
-        for item in tweets {
-            try database!.write { transaction in try Self.add(item, in: transaction) }
+    func singleInserts(_ tweets: TweetColumns, _ range: Range<Int>) throws {
+        for index in range {
+            try database!.write { transaction in try Self.add(tweets, index..<index + 1, in: transaction) }
         }
     }
 
-    /// W2c's async variant: each slice from its own task, one `try await db.write` per tweet,
+    /// The synchronous `db.write` from each of W2c's threads: every commit syncs alone.
+    func concurrentInserts(_ tweets: TweetColumns, _ range: Range<Int>) throws {
+        try singleInserts(tweets, range)
+    }
+
+    /// W2c's async variant: each range from its own task, one `try await db.write` per tweet,
     /// so the writes that wait together commit as one transaction with one sync (group commit).
     /// Returns once every write has committed.
-    func asyncConcurrentInserts(_ slices: [ArraySlice<(id: Int64, userId: Int64, text: String)>]) throws {
+    func asyncConcurrentInserts(_ tweets: TweetColumns, _ ranges: [Range<Int>]) throws {
         let database = database!
         try waitFor {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for slice in slices {
+                for range in ranges {
                     group.addTask {
-                        for item in slice {
-                            try await database.write { transaction in try ObjDBEngine.add(item, in: transaction) }
+                        for index in range {
+                            try await database.write { transaction in
+                                try ObjDBEngine.add(tweets, index..<index + 1, in: transaction)
+                            }
                         }
                     }
                 }
@@ -72,15 +78,6 @@ final class ObjDBEngine: TweetEngine {
     /// The number of tweets stored (W2c's check that every async write landed).
     func storedCount() throws -> Int {
         try database!.read { $0.objects(BenchTweet.self).count }
-    }
-
-    private static func add(_ item: (id: Int64, userId: Int64, text: String), in transaction: WriteTransaction) throws {
-        let tweet = BenchTweet()
-        tweet.id = item.id
-        tweet.userId = item.userId
-        tweet.text = item.text
-        tweet.lang = "en"
-        try transaction.add(tweet)
     }
 
     func pointReads(_ ids: [Int64]) throws -> UInt64 {

@@ -11,9 +11,11 @@ struct BenchmarkRunner {
     let singleWrites: Int
     let queries: Int
     let workloads: Set<String>
-    /// W10's sizes of live results, and the commits timed per repetition and size.
-    var notificationSizes: [Int] = []
-    var notificationSamples = 0
+    /// Whether this is `--quick` (the standalone workloads run smaller).
+    var quick = false
+
+    /// W2c's writer threads.
+    static let writers = 8
 
     func run() throws -> Report {
         let data = TweetData(count: count, queries: queries, seed: 42)
@@ -29,7 +31,10 @@ struct BenchmarkRunner {
                 throw BenchmarkFailure.disagreement(workload: workload, detail: "\(byEngine)")
             }
         }
-        try runNotifications(data, into: &report)
+        let context = WorkloadContext(data: data, repetitions: repetitions, quick: quick)
+        for workload in standaloneWorkloads where workloads.contains(workload.name) {
+            report.sections.append(try workload.run(context))
+        }
         return report
     }
 
@@ -52,7 +57,7 @@ struct BenchmarkRunner {
         }
 
         try measure("W1", operations: data.count) {
-            try engine.bulkInsert(data)
+            try engine.bulkInsert(data.tweets)
             return nil
         }
         report.fileSizes[engine.name, default: []].append(engine.fileSize())
@@ -67,9 +72,10 @@ struct BenchmarkRunner {
             try engine.deletes(data.deletes)
             return nil
         }
-        guard singleWrites > 0 else { return }
+        guard singleWrites > 0, workloads.contains("W3") else { return }
+        let tweets = data.extra(singleWrites, offset: 0)
         try measure("W3", operations: singleWrites) {
-            try engine.singleInserts(data.extra(singleWrites, offset: 0)[...])
+            try engine.singleInserts(tweets, 0..<singleWrites)
             return nil
         }
     }
@@ -83,75 +89,62 @@ struct BenchmarkRunner {
         defer { engine.close() }
         let tweets = data.extra(durableWrites * 3, offset: 1_000_000)
         if workloads.contains("W2") {
-            let seconds = try time { try engine.singleInserts(tweets[0..<durableWrites]) }
+            let seconds = try time { try engine.singleInserts(tweets, 0..<durableWrites) }
             report.add(engine: engine.name, workload: "W2", operations: durableWrites, seconds: seconds)
         }
-        if workloads.contains("W2c") {
-            let writers = 8
-            let share = durableWrites / writers
-            let failure = Mutex<String?>(nil)
-            let box = EngineBox(engine)
-            let first = durableWrites
-            let seconds = time {
-                DispatchQueue.concurrentPerform(iterations: writers) { writer in
-                    let start = first + writer * share
-                    let slice = tweets[start..<start + share]
-                    do {
-                        if let sqlite = box.engine as? SQLiteEngine {
-                            try sqlite.singleInsertsOnOwnConnection(slice)
-                        } else {
-                            try box.engine.singleInserts(slice)
-                        }
-                    } catch {
-                        failure.withLock { $0 = "\(error)" }
-                    }
+        guard workloads.contains("W2c") else { return }
+        let share = durableWrites / Self.writers
+        let ranges = { (first: Int) in
+            (0..<Self.writers).map { writer in first + writer * share..<first + (writer + 1) * share }
+        }
+        let threadRanges = ranges(durableWrites)
+        let failure = Mutex<String?>(nil)
+        let box = EngineBox(engine)
+        let seconds = time {
+            onThreads(Self.writers) { writer in
+                do {
+                    try box.engine.concurrentInserts(tweets, threadRanges[writer])
+                } catch {
+                    failure.withLock { $0 = "\(error)" }
                 }
-            }
-            if let message = failure.withLock({ $0 }) { throw BenchmarkFailure.engine(engine.name, message) }
-            report.add(engine: engine.name, workload: "W2c", operations: share * writers, seconds: seconds)
-
-            // ObjDB again with `try await db.write` from 8 tasks, so group commit applies.
-            if let objdb = engine as? ObjDBEngine {
-                let before = try objdb.storedCount()
-                let slices = (0..<writers).map { writer in
-                    let start = first + durableWrites + writer * share
-                    return tweets[start..<start + share]
-                }
-                let seconds = try time { try objdb.asyncConcurrentInserts(slices) }
-                let stored = try objdb.storedCount() - before
-                guard stored == share * writers else {
-                    throw BenchmarkFailure.engine(
-                        engine.name, "\(share * writers) async writes stored \(stored) tweets")
-                }
-                report.add(engine: engine.name, workload: "W2c-async", operations: share * writers, seconds: seconds)
             }
         }
-    }
+        if let message = failure.withLock({ $0 }) { throw BenchmarkFailure.engine(engine.name, message) }
+        report.add(engine: engine.name, workload: "W2c", operations: share * Self.writers, seconds: seconds)
 
-    /// W10 on ObjDB alone (the other engines have no notifications): per size, one store and
-    /// one observed live result, then `repetitions` rounds of timed commits and query re-runs.
-    private func runNotifications(_ data: TweetData, into report: inout Report) throws {
-        guard workloads.contains("W10"), let largest = notificationSizes.max() else { return }
-        let source = data.count >= largest ? data : TweetData(count: largest, queries: 0, seed: 42)
-        for size in notificationSizes {
-            let directory = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let benchmark = try NotificationBenchmark(size: size, source: source, directory: directory)
-            defer { benchmark.close() }
-            for _ in 0..<repetitions {
-                let times = try benchmark.repetition(samples: notificationSamples)
-                report.addNotifications(
-                    objects: size, matching: benchmark.matching, samples: notificationSamples, times)
-            }
+        // ObjDB again with `try await db.write` from 8 tasks, so group commit applies.
+        guard let objdb = engine as? ObjDBEngine else { return }
+        let before = try objdb.storedCount()
+        let asyncSeconds = try time { try objdb.asyncConcurrentInserts(tweets, ranges(2 * durableWrites)) }
+        let stored = try objdb.storedCount() - before
+        guard stored == share * Self.writers else {
+            throw BenchmarkFailure.engine(engine.name, "\(share * Self.writers) async writes stored \(stored) tweets")
+        }
+        report.add(engine: engine.name, workload: "W2c-async", operations: share * Self.writers, seconds: asyncSeconds)
+    }
+}
+
+/// A fresh directory for one store, under the system's temporary directory.
+func temporaryDirectory() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("objdb-bench-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Runs `body(0)` … `body(count - 1)` each on a thread of its own, all at once, and returns when
+/// every one has ended. (`DispatchQueue.concurrentPerform` would run only as many at a time as
+/// there are cores.)
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    let threads = (0..<count).map { index in
+        group.enter()
+        return Thread {
+            body(index)
+            group.leave()
         }
     }
-
-    private func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("objdb-bench-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    for thread in threads { thread.start() }
+    group.wait()
 }
 
 /// Lets the concurrent-writers workload hand an engine to its threads: each engine

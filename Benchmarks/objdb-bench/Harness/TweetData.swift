@@ -4,12 +4,8 @@
 /// A tweet: `id` (primary key), `userId` (indexed, ≈100 tweets per user), `createdAt`,
 /// `retweetCount` (0–100), `text` (80–140 characters), `lang` (40% "en").
 struct TweetData {
-    let ids: [Int64]
-    let userIds: [Int64]
-    let createdAt: [Double]
-    let retweetCounts: [Int]
-    let texts: [String]
-    let langs: [String]
+    /// The tweets W1 loads, in random id order.
+    let tweets: TweetColumns
 
     /// Random ids to read (W4), users to query (W5), tweets to update (W7) and delete (W8).
     let pointReads: [Int64]
@@ -17,22 +13,25 @@ struct TweetData {
     let updates: [Int64]
     let deletes: [Int64]
 
-    var count: Int { ids.count }
+    var count: Int { tweets.count }
 
     init(count: Int, queries: Int, seed: UInt64) {
         var random = SplitMix64(seed: seed)
         let users = Swift.max(1, count / 100)
-        ids = (0..<Int64(count)).map { $0 * 7 + 1 }.shuffled(using: &random)
-        userIds = ids.map { _ in Int64.random(in: 0..<Int64(users), using: &random) }
-        createdAt = ids.map { 1_300_000_000 + Double($0) }
-        retweetCounts = ids.map { _ in Int.random(in: 0...100, using: &random) }
+        let ids = (0..<Int64(count)).map { $0 * 7 + 1 }.shuffled(using: &random)
+        let userIds = ids.map { _ in Int64.random(in: 0..<Int64(users), using: &random) }
+        let createdAt = ids.map { 1_300_000_000 + Double($0) }
+        let retweetCounts = ids.map { _ in Int.random(in: 0...100, using: &random) }
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz     #@éü")
-        texts = ids.map { _ in
+        let texts = ids.map { _ in
             String((0..<Int.random(in: 80...140, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
         }
         let others = ["ja", "es", "fr", "de", "pt", "tr"]
-        langs = ids.map { _ in Int.random(in: 0..<10, using: &random) < 4 ? "en" : others.randomElement(using: &random)!
+        let langs = ids.map { _ in
+            Int.random(in: 0..<10, using: &random) < 4 ? "en" : others.randomElement(using: &random)!
         }
+        tweets = TweetColumns(
+            ids: ids, userIds: userIds, createdAt: createdAt, retweetCounts: retweetCounts, texts: texts, langs: langs)
         pointReads = (0..<count).map { _ in Int64.random(in: 0..<Int64(count), using: &random) * 7 + 1 }
         userQueries = (0..<queries).map { _ in Int64.random(in: 0..<Int64(users), using: &random) }
         let shuffled = ids.shuffled(using: &random)
@@ -40,12 +39,15 @@ struct TweetData {
         deletes = Array(shuffled.suffix(count / 10))
     }
 
-    /// Tweets for the single-transaction workloads, with ids above every bulk-loaded one.
-    func extra(_ count: Int, offset: Int) -> [(id: Int64, userId: Int64, text: String)] {
-        (0..<count).map { index in
-            let source = index % self.count
-            return (Int64(self.count * 7 + 10 + offset + index), userIds[source], texts[source])
-        }
+    /// Tweets for the single-transaction workloads (W2, W2c, W3), with ids above every bulk-loaded
+    /// one: each takes a bulk tweet's user and text, `createdAt` 0, no retweets and lang "en".
+    func extra(_ count: Int, offset: Int) -> TweetColumns {
+        let sources = (0..<count).map { $0 % self.count }
+        return TweetColumns(
+            ids: (0..<count).map { Int64(self.count * 7 + 10 + offset + $0) },
+            userIds: sources.map { tweets.userIds[$0] }, createdAt: Array(repeating: 0, count: count),
+            retweetCounts: Array(repeating: 0, count: count), texts: sources.map { tweets.texts[$0] },
+            langs: Array(repeating: "en", count: count))
     }
 }
 

@@ -4,10 +4,13 @@ protocol TweetEngine: AnyObject {
     var name: String { get }
     /// Opens an empty store in `directory`; `durable` commits sync to disk.
     func open(directory: String, durable: Bool) throws
-    /// W1: every tweet in one transaction, in random id order.
-    func bulkInsert(_ data: TweetData) throws
-    /// W2/W3: one transaction per tweet.
-    func singleInserts(_ tweets: ArraySlice<(id: Int64, userId: Int64, text: String)>) throws
+    /// W1: every tweet in one transaction, in the order given (random id order).
+    func bulkInsert(_ tweets: TweetColumns) throws
+    /// W2/W3: the tweets in `range`, one transaction each.
+    func singleInserts(_ tweets: TweetColumns, _ range: Range<Int>) throws
+    /// One of W2c's writers, on a thread of its own while the others write theirs: the tweets
+    /// in `range`, one transaction each.
+    func concurrentInserts(_ tweets: TweetColumns, _ range: Range<Int>) throws
     /// W4: reads `text` of each id; returns a checksum of what was read.
     func pointReads(_ ids: [Int64]) throws -> UInt64
     /// W5: for each user, the tweets with that `userId`; returns a checksum of their retweet counts.
@@ -22,8 +25,6 @@ protocol TweetEngine: AnyObject {
     func fileSize() -> Int
     /// Closes the store.
     func close()
-    /// Whether the engine can take writes from several threads at once (W2c).
-    var supportsConcurrentWriters: Bool { get }
 }
 
 enum BenchmarkFailure: Error, CustomStringConvertible {
@@ -38,7 +39,8 @@ enum BenchmarkFailure: Error, CustomStringConvertible {
     }
 }
 
-/// Folds a value into a checksum that does not depend on the order of the values.
+/// Folds a value into a checksum that does not depend on the order of the values
+/// (the C baselines' `bench_mix` is the same function).
 @inline(__always)
 func mix(_ checksum: inout UInt64, _ value: UInt64) {
     checksum &+= (value &* 0x9E37_79B9_7F4A_7C15) ^ (value >> 7)

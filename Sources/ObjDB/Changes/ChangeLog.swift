@@ -12,13 +12,11 @@
 /// that must compare whole results instead. See docs/FORMAT.md.
 enum ChangeLog {
     /// The named database holding the log.
-    static let databaseName = "objdb.changes"
+    static let databaseName = DatabaseNames.changes
     /// The meta key of the version after which the log lists every commit.
-    static let completeAfterKey = Array("changes.from".utf8)
+    static let completeAfterKey = MetaKeys.changesCompleteAfter
     /// How often (in versions) a commit trims the log.
     static let trimInterval = 16
-    /// The entry format this build writes and reads.
-    static let formatVersion: UInt8 = 1
 
     /// Stores what `recorder` holds as the entry of the committing write `transaction`, and
     /// trims the log when it is due.
@@ -111,97 +109,33 @@ enum ChangeLog {
     // MARK: - Encoding
 
     static func encodeVersion(_ version: UInt64) -> [UInt8] {
-        withUnsafeBytes(of: version.bigEndian) { Array($0) }
+        ChangeLogCodec.key(version: version)
     }
 
     static func decodeVersion(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
-        bytes.count == 8 ? UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)) : nil
+        ChangeLogCodec.version(ofKey: bytes)
     }
 
-    /// `format u8`, then per type: `name length u16 LE, name, flags u8 (1: wholesale),
-    /// entry count u32 LE, entry bytes u32 LE, entries`.
     static func encode(_ recorder: ChangeRecorder) -> [UInt8] {
-        var bytes: [UInt8] = [formatVersion]
-        for (name, changes) in recorder.types.sorted(by: { $0.key < $1.key }) {
-            let nameBytes = Array(name.utf8)
-            appendLittleEndian(UInt16(nameBytes.count), to: &bytes)
-            bytes.append(contentsOf: nameBytes)
-            bytes.append(changes.isWholesale ? 1 : 0)
-            appendLittleEndian(UInt32(changes.count), to: &bytes)
-            appendLittleEndian(UInt32(changes.entries.count), to: &bytes)
-            bytes.append(contentsOf: changes.entries)
-        }
-        return bytes
+        ChangeLogCodec.value(
+            recorder.types.map {
+                (name: $0.key, isWholesale: $0.value.isWholesale, count: $0.value.count, entries: $0.value.entries)
+            })
     }
 
-    /// Folds one entry into `set`; `false` when the entry is malformed.
     static func decode(_ value: UnsafeRawBufferPointer, into set: inout ChangeSet) -> Bool {
-        var reader = ByteReader(value)
-        guard reader.byte() == formatVersion else { return false }
-        while !reader.isAtEnd {
-            guard let nameLength = reader.uint16(), let name = reader.bytes(Int(nameLength)),
-                let flags = reader.byte(), let count = reader.uint32(), let length = reader.uint32(),
-                let entries = reader.bytes(Int(length))
-            else { return false }
-            var changes = set.types[String(decoding: name, as: UTF8.self)] ?? TypeChangeSet()
-            if flags & 1 != 0 {
+        ChangeLogCodec.forEachType(in: value) { type in
+            var changes = set.types[type.typeName] ?? TypeChangeSet()
+            if type.isWholesale {
                 changes.isWholesale = true
             } else {
-                var entryReader = ByteReader(entries)
-                for _ in 0..<count {
-                    guard let kindByte = entryReader.byte(), let kind = ObjectChangeKind(rawValue: kindByte),
-                        let keyLength = entryReader.uint16(), let key = entryReader.bytes(Int(keyLength))
-                    else { return false }
-                    var properties: [UInt16] = []
-                    if kind == .modified {
-                        guard let propertyCount = entryReader.uint16() else { return false }
-                        for _ in 0..<propertyCount {
-                            guard let id = entryReader.uint16() else { return false }
-                            properties.append(id)
-                        }
-                    }
+                let intact = ChangeLogCodec.forEachEntry(in: type.entries, count: type.count) { kind, key, properties in
                     changes.fold(kind, key: Array(key), properties: properties)
                 }
-                guard entryReader.isAtEnd else { return false }
+                guard intact else { return false }
             }
-            set.types[String(decoding: name, as: UTF8.self)] = changes
+            set.types[type.typeName] = changes
+            return true
         }
-        return true
-    }
-
-    private static func appendLittleEndian<Integer: FixedWidthInteger>(_ value: Integer, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-}
-
-/// Reads little-endian fields from bytes, failing (never trapping) past their end.
-struct ByteReader {
-    private let bytes: UnsafeRawBufferPointer
-    private var offset = 0
-
-    init(_ bytes: UnsafeRawBufferPointer) {
-        self.bytes = bytes
-    }
-
-    var isAtEnd: Bool { offset >= bytes.count }
-
-    mutating func byte() -> UInt8? {
-        guard offset < bytes.count else { return nil }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-
-    mutating func uint16() -> UInt16? {
-        bytes(2).map { UInt16($0[0]) | UInt16($0[1]) << 8 }
-    }
-
-    mutating func uint32() -> UInt32? {
-        bytes(4).map { $0.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
-    }
-
-    mutating func bytes(_ count: Int) -> UnsafeRawBufferPointer? {
-        guard count >= 0, bytes.count - offset >= count else { return nil }
-        defer { offset += count }
-        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
     }
 }

@@ -64,18 +64,7 @@ struct RecordedTypeChanges: Equatable {
             markWholesale()
             return
         }
-        entries.append(kind.rawValue)
-        entries.append(UInt8(truncatingIfNeeded: key.count))
-        entries.append(UInt8(truncatingIfNeeded: key.count >> 8))
-        entries.append(contentsOf: key)
-        if kind == .modified {
-            entries.append(UInt8(truncatingIfNeeded: properties.count))
-            entries.append(UInt8(truncatingIfNeeded: properties.count >> 8))
-            for id in properties {
-                entries.append(UInt8(truncatingIfNeeded: id))
-                entries.append(UInt8(truncatingIfNeeded: id >> 8))
-            }
-        }
+        ChangeLogCodec.appendEntry(kind, key: key, properties: properties, to: &entries)
         count += 1
     }
 
@@ -104,8 +93,4 @@ struct RecordedTypeChanges: Equatable {
 }
 
 /// What happened to one object in one logged write.
-enum ObjectChangeKind: UInt8 {
-    case inserted = 1
-    case modified = 2
-    case deleted = 3
-}
+typealias ObjectChangeKind = ChangeLogCodec.ChangeKind

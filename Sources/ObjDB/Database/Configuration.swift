@@ -8,6 +8,29 @@
 /// }
 /// let db = try Database(configuration: configuration)
 /// ```
+///
+/// ## Topics
+///
+/// ### The store and its classes
+/// - ``init(path:types:)``
+/// - ``path``
+/// - ``types``
+/// - ``readOnly``
+/// - ``fileMode``
+///
+/// ### Schema versions
+/// - ``schemaVersion``
+/// - ``migration``
+///
+/// ### Durability and size
+/// - ``isDurable``
+/// - ``initialMapSize``
+/// - ``maxMapSize``
+/// - ``maxReaders``
+/// - ``maximumLiveVersions``
+///
+/// ### Notifications
+/// - ``crossProcessNotificationInterval``
 public struct Configuration: @unchecked Sendable {
     // @unchecked because `types` holds metatypes, which never change.
 
@@ -24,14 +47,21 @@ public struct Configuration: @unchecked Sendable {
     public var readOnly = false
     /// The most read transactions open at once, across processes (LMDB's reader table).
     public var maxReaders: UInt32 = 126
-    /// The map size a new store starts with, in bytes (1 GiB); the map then grows geometrically.
+    /// The map size a store opens with, in bytes (64 GiB); the map then grows geometrically.
     ///
-    /// The map only reserves address space: the file grows as pages are written. Growing it
+    /// The map only reserves address space, not disk or memory: the file grows as pages are
+    /// written. So the default is generous, as LMDB advises: one write transaction can hold up
+    /// to this much (tens of millions of small objects), and the map rarely has to grow. Growing
     /// needs a moment with no read transaction open in the process, which never comes while a
-    /// view is observed, so an app that observes a store larger than this should raise it.
-    public var initialMapSize = 1 << 30
-    /// The largest the store may grow, in bytes.
-    public var maxMapSize = 1 << 40
+    /// view is observed; an app that observes a store larger than this, or writes more in one
+    /// transaction, should raise it. Lower it only where address space is limited (`ulimit -v`).
+    public var initialMapSize = EnvironmentOptions.defaultInitialMapSize
+    /// The largest the store may grow, in bytes (1 TiB).
+    public var maxMapSize = EnvironmentOptions.defaultMaxMapSize
+    /// The permission bits a new store file and its lock file are created with (the process's
+    /// umask still applies): `0o600` by default, so only the owner reads the data. An existing
+    /// file keeps its mode.
+    public var fileMode: UInt16 = 0o600
     /// Whether a commit survives a power loss (`true`) or only a crash of the process.
     public var isDurable = true
     /// The most versions read transactions may pin at once, across processes; `nil` for no limit.
@@ -58,16 +88,7 @@ public struct Configuration: @unchecked Sendable {
         options.initialMapSize = initialMapSize
         options.maxMapSize = maxMapSize
         options.durability = isDurable ? .full : .processCrashOnly
+        options.fileMode = UInt32(fileMode)
         return options
     }
-}
-
-/// What adding an object does when an object with its primary key exists.
-public enum UpdatePolicy: Sendable, Hashable {
-    /// Throw ``ObjDBError/primaryKeyExists(type:key:)``.
-    case error
-    /// Update the properties whose values differ; observers see only those as changed.
-    case modified
-    /// Overwrite every property; observers see every property as changed.
-    case all
 }

@@ -22,33 +22,41 @@ import Dispatch
 /// transaction.
 ///
 /// ## Topics
-/// - ``write(_:)``
-/// - ``beginWrite()``
+///
+/// ### Opening a store
+/// - ``init(path:types:)``
+/// - ``init(configuration:)``
+/// - ``open(_:)``
+/// - ``configuration``
+/// - ``schema``
+///
+/// ### Reading
 /// - ``view()``
+/// - ``view(queue:)``
 /// - ``read(_:)``
-public final class Database: Sendable {
+///
+/// ### Writing
+/// - ``write(_:)-5w0dr``
+/// - ``write(_:)-mm01``
+/// - ``write(withoutNotifying:_:)``
+/// - ``beginWrite()``
+/// - ``isInWriteTransaction``
+///
+/// ### Versions held open
+/// - ``pinnedVersions()``
+public final class Database: Sendable, SnapshotOwner {
     /// How the database was opened.
     public let configuration: Configuration
-    /// The schema in force: the stored one, with the declared classes applied.
-    public let schema: Schema
-
-    let environment: Environment
-    let schemaIndex: SchemaIndex
-    let bindings: [String: TypeBinding]
-    let backlinks: DatabaseHandle?
-    let meta: DatabaseHandle?
-    /// The change log (`objdb.changes`); `nil` in a store opened read-only that predates it.
-    let changeLog: DatabaseHandle?
-    private let bindingsByClass: [ObjectIdentifier: TypeBinding]
-    /// Delivers change notifications; its thread starts with the first observer.
-    let notifier: ChangeNotifier
+    /// The store's types and named databases.
+    let catalog: StoreCatalog
+    /// Services the layers above attach (the change notifier), and the commit observers among them.
+    let attachments = DatabaseAttachments()
     /// Runs async writes, committing those that wait together as one transaction.
     let writeQueue = WriteQueue()
 
-    /// The longest table key: LMDB's key limit less what a backlink puts around a key (a type name, its length, a property ID).
-    var maxTableKeySize: Int {
-        environment.maxKeySize - 3 - (schema.types.map(\.name.utf8.count).max() ?? 0)
-    }
+    /// The schema in force: the stored one, with the declared classes applied.
+    public var schema: Schema { catalog.schema }
+    var environment: Environment { catalog.environment }
 
     /// Opens (or creates) the store at `path` for objects of `types`.
     public convenience init(path: String, types: [ObjectBase.Type] = []) throws {
@@ -69,87 +77,44 @@ public final class Database: Sendable {
             throw ObjDBError.invalidSchema(type: duplicate, reason: "two model classes share the name \(duplicate)")
         }
 
-        notifier = ChangeNotifier(path: configuration.path, interval: configuration.crossProcessNotificationInterval)
         let transaction = configuration.readOnly ? try environment.beginRead() : try environment.beginWrite()
         do {
             let plan = try OpeningPlan(
                 configuration: configuration, discovered: discovered, transaction: transaction)
             self.configuration = configuration
-            self.environment = environment
-            self.schema = plan.schema
-            self.schemaIndex = SchemaIndex(plan.schema)
-            let handles = try plan.openDatabases(in: transaction)
-            self.backlinks = handles.backlinks
-            self.meta = handles.meta
-            self.changeLog = handles.changeLog
-            var bindings: [String: TypeBinding] = [:]
-            var byClass: [ObjectIdentifier: TypeBinding] = [:]
-            let linkTargets = Set(
-                plan.schema.types.flatMap { $0.properties.filter { $0.type == .object }.compactMap(\.objectType) })
-            for type in plan.schema.types {
-                let known = discovered.first { $0.schema.name == type.name }
-                let binding = TypeBinding(
-                    schema: type, swiftType: known?.swiftType, discovered: known, table: handles.tables[type.name],
-                    indexes: handles.indexes[type.name] ?? [:], isLinkTarget: linkTargets.contains(type.name))
-                bindings[type.name] = binding
-                if let known { byClass[ObjectIdentifier(known.swiftType)] = binding }
-            }
-            self.bindings = bindings
-            self.bindingsByClass = byClass
+            self.catalog = StoreCatalog(
+                environment: environment, path: configuration.path, schema: plan.schema, discovered: discovered,
+                handles: try plan.openDatabases(in: transaction))
             if let migration = plan.migration {
                 try migration.run(on: self, transaction: transaction)
                 // The migration may have rewritten any record: older observers compare whole results.
-                if let meta = handles.meta { try ChangeLog.markIncomplete(in: transaction, meta: meta) }
+                if let meta = catalog.meta { try ChangeLog.markIncomplete(in: transaction, meta: meta) }
             }
             try transaction.commit()
         } catch {
             transaction.abort()
             throw error
         }
-        notifier.attach(self)
     }
 
     deinit {
-        notifier.stop()
+        attachments.endAll()
     }
 
     /// The binding of class `type`, or an error naming it.
     func binding(for type: ObjectBase.Type) throws -> TypeBinding {
-        guard let binding = bindingsByClass[ObjectIdentifier(type)] else {
-            throw ObjDBError.unknownType(DiscoveredType.name(of: type))
-        }
-        return binding
+        try catalog.binding(for: type)
     }
 
     /// The binding of the type named `name`, or an error naming it.
     func binding(named name: String) throws -> TypeBinding {
-        guard let binding = bindings[name] else { throw ObjDBError.unknownType(name) }
-        return binding
+        try catalog.binding(named: name)
     }
 }
 
 // MARK: - Reading and writing
 
 extension Database {
-    /// Runs `body` in a write transaction whose commit does not notify the observers of `tokens`
-    /// (the change is one they made themselves, say, and have already shown).
-    @discardableResult
-    public func write<Result>(withoutNotifying tokens: [NotificationToken], _ body: (WriteTransaction) throws -> Result)
-        throws -> Result
-    {
-        // Commits before this one get their own round first, so the silenced round holds only this one.
-        notifier.runRound()
-        let context = StoreContext(database: self)
-        context.silencedObservers = Set(tokens.map(\.observerID))
-        try context.beginWrite()
-        let result = try WriteTransaction(context: context).run(body)
-        // A snapshot of exactly this commit, for a round of its own (unless another commit already followed).
-        if let committed = context.committedVersion, let snapshot = try? environment.beginRead() {
-            if snapshot.id == committed { notifier.runRound(using: snapshot) } else { snapshot.abort() }
-        }
-        return result
-    }
-
     /// Runs `body` in a write transaction that commits when `body` returns and rolls back when it throws.
     ///
     /// Only one write transaction runs at a time in all processes; this call
@@ -161,15 +126,21 @@ extension Database {
         try beginWrite().run(body)
     }
 
+    /// Whether the calling thread is inside a write transaction of this database.
+    ///
+    /// A write begun inside another on the same thread stops the program (LMDB's write lock is
+    /// not reentrant); code that may run either way can ask first.
+    public var isInWriteTransaction: Bool {
+        WritingThread.isWriting(environment)
+    }
+
     /// Begins a write transaction; end it with ``WriteTransaction/commit()`` or ``WriteTransaction/cancel()``.
     ///
     /// A transaction that is neither committed nor cancelled is cancelled when released.
     /// It belongs to the thread that began it: do not hold it across `await`.
     @available(*, noasync, message: "a write transaction belongs to one thread; use write(_:) from async code")
     public func beginWrite() throws -> WriteTransaction {
-        let context = StoreContext(database: self)
-        try context.beginWrite()
-        return WriteTransaction(context: context)
+        WriteTransaction(scope: try WriteScope(database: self, snapshot: Snapshot(owner: self)))
     }
 
     /// A view of the latest committed state, which stays put until it is refreshed.
@@ -194,26 +165,26 @@ extension Database {
     /// }
     /// ```
     ///
-    /// - Throws: ``ObjDBError/wrongThread(operation:expected:)`` when called off `queue`.
+    /// - Precondition: called on `queue`.
     public func view(queue: DispatchQueue) throws -> ReadView {
         let confinement = Confinement.queue(queue, QueueIdentity.of(queue))
-        try confinement.check("view(queue:)")
+        confinement.require("view(queue:)")
         return try makeView(confinement: confinement)
     }
 
     private func makeView(confinement: Confinement) throws -> ReadView {
         try checkLiveVersions()
-        let context = StoreContext(database: self)
-        context.confinement = confinement
-        _ = try context.readTransaction()
-        return ReadView(context: context)
+        let snapshot = Snapshot(owner: self)
+        snapshot.confinement = confinement
+        _ = try snapshot.readTransaction()
+        return ReadView(snapshot: snapshot)
     }
 
     /// Runs `body` with a view of the latest committed state.
     @discardableResult
     public func read<Result>(_ body: (ReadView) throws -> Result) throws -> Result {
         let view = try view()
-        defer { view.context.close() }
+        defer { view.snapshot.close() }
         return try body(view)
     }
 }
@@ -227,18 +198,21 @@ extension Database {
 }
 
 extension Database {
-    /// Every named database a read may touch.
-    var allDatabaseHandles: [DatabaseHandle] {
-        [meta, backlinks, changeLog].compactMap { $0 }
-            + bindings.values.flatMap { binding in
-                [binding.table].compactMap { $0 } + binding.properties.compactMap(\.index)
-            }
-    }
+    /// Each type's binding, by name.
+    var bindings: [String: TypeBinding] { catalog.bindings }
+    /// The types by name, for the codecs.
+    var schemaIndex: SchemaIndex { catalog.schemaIndex }
+    /// `objdb.meta`.
+    var meta: DatabaseHandle? { catalog.meta }
+    /// `objdb.backlinks`.
+    var backlinks: DatabaseHandle? { catalog.backlinks }
+    /// The change log.
+    var changeLog: DatabaseHandle? { catalog.changeLog }
+    /// The longest table key (``StoreCatalog/maxTableKeySize``).
+    var maxTableKeySize: Int { catalog.maxTableKeySize }
 
-    /// Touches every database in `snapshot`: LMDB records a named database's root in the
-    /// transaction on first use, and after that a read transaction is only read, so threads
-    /// may share it.
+    /// Touches every database in `snapshot`, so threads may share it (``StoreCatalog/warm(_:)``).
     func warm(_ snapshot: Transaction) throws {
-        for handle in allDatabaseHandles { _ = try snapshot.statistics(of: handle) }
+        try catalog.warm(snapshot)
     }
 }

@@ -64,32 +64,20 @@ struct OpeningPlan {
     func openDatabases(in transaction: Transaction) throws -> DatabaseHandles {
         let create: DatabaseOptions = transaction.isReadOnly ? [] : .create
         var handles = DatabaseHandles()
-        handles.meta = try transaction.openDatabaseIfPresent(named: StoreFormat.metaDatabaseName, options: create)
+        handles.meta = try transaction.openDatabaseIfPresent(named: DatabaseNames.meta, options: create)
         handles.backlinks = try transaction.openDatabaseIfPresent(
-            named: DatabaseHandles.backlinksName, options: create.union(.duplicateSort))
-        handles.changeLog = try transaction.openDatabaseIfPresent(named: ChangeLog.databaseName, options: create)
+            named: DatabaseNames.backlinks, options: create.union(.duplicateSort))
+        handles.changeLog = try transaction.openDatabaseIfPresent(named: DatabaseNames.changes, options: create)
         for type in schema.types where !type.isEmbedded {
             handles.tables[type.name] = try transaction.openDatabaseIfPresent(
-                named: TypeBinding.tableName(type.name), options: create)
+                named: DatabaseNames.table(type.name), options: create)
             for property in type.properties where property.isIndexed {
                 let options = property.index == .regular ? create.union(.duplicateSort) : create
                 handles.indexes[type.name, default: [:]][property.name] = try transaction.openDatabaseIfPresent(
-                    named: TypeBinding.indexName(type.name, propertyID: property.id, kind: property.index!),
+                    named: DatabaseNames.index(type.name, propertyID: property.id, unique: property.index! == .unique),
                     options: options)
             }
         }
         return handles
     }
-}
-
-/// The named databases a ``Database`` uses.
-struct DatabaseHandles {
-    /// The backlinks database: for each linked object, the objects linking to it.
-    static let backlinksName = "objdb.backlinks"
-
-    var meta: DatabaseHandle?
-    var backlinks: DatabaseHandle?
-    var changeLog: DatabaseHandle?
-    var tables: [String: DatabaseHandle] = [:]
-    var indexes: [String: [String: DatabaseHandle]] = [:]
 }

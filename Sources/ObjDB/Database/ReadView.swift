@@ -15,31 +15,45 @@
 ///   primary keys to others.
 ///
 /// ## Topics
+///
+/// ### Reading objects
 /// - ``objects(_:)``
 /// - ``object(ofType:forPrimaryKey:)``
+/// - ``database``
+/// - ``version``
+///
+/// ### Moving on and writing
 /// - ``refresh()``
 /// - ``write(_:)``
+///
+/// ### Crossing threads
+/// - ``freeze()``
+/// - ``isFrozen``
+/// - ``resolve(_:)-(ThreadSafeReference<T>)``
+/// - ``resolve(_:)-(ThreadSafeReference<Results<T>>)``
+///
+/// ### Reading by name
+/// - ``dynamicObjects(_:)``
+/// - ``dynamicObjects(_:filter:arguments:sortedBy:limit:)``
+/// - ``dynamicObject(_:forPrimaryKey:)``
+/// - ``count(_:)``
+/// - ``backlinks(of:)``
+/// - ``explainDynamicQuery(_:filter:arguments:sortedBy:)``
 public final class ReadView {
-    let context: StoreContext
-
-    init(context: StoreContext) {
-        self.context = context
-    }
-
+    let snapshot: Snapshot
     /// The database the view reads.
-    public var database: Database { context.database }
+    public let database: Database
 
-    /// Every object of `type`, in primary-key order (insertion order for types without one).
-    ///
-    /// - Precondition: `type` is one of the database's model classes.
-    public func objects<T: Object>(_ type: T.Type) -> Results<T> {
-        Results(context: context, binding: requireBinding(type))
+    init(snapshot: Snapshot) {
+        self.snapshot = snapshot
+        // Snapshots are made by databases only.
+        self.database = snapshot.owner as! Database
     }
 
     /// The object of `type` whose primary key is `key`, or `nil`.
     public func object<T: Object>(ofType type: T.Type, forPrimaryKey key: some PrimaryKeyValue) -> T? {
         do {
-            return try context.object(type, key: key._objectKey)
+            return try snapshot.object(type, key: key._objectKey)
         } catch {
             preconditionFailure("Reading \(type) failed: \(error)")
         }
@@ -50,42 +64,26 @@ public final class ReadView {
     /// A view with observers first lets the notifier catch up, and runs their blocks for
     /// every change on the way, before this returns.
     ///
-    /// - Throws: ``ObjDBError/wrongThread(operation:expected:)`` off the view's thread or queue;
-    ///   ``ObjDBError/tooManyLiveVersions(path:live:maximum:oldest:)`` when the new version
-    ///   would pass the configured limit.
+    /// - Throws: ``ObjDBError/tooManyLiveVersions(path:live:maximum:oldest:)`` when the new
+    ///   version would pass the configured limit.
+    /// - Precondition: called on the view's thread or queue.
     public func refresh() throws {
-        try context.confinement.check("refresh")
-        guard !context.isWriting else { return }
+        snapshot.confinement.require("refresh")
+        guard !snapshot.isWriting else { return }
         // Checked before letting go of the snapshot: a refused refresh leaves the view as it was.
-        try context.database.checkLiveVersions()
-        if let delivery = context.delivery {
-            // The notifier moves an observed view, so its observers hear of every change it sees.
-            context.database.notifier.runRound()
-            delivery.drain()
-            // A view whose observers are all gone is no longer moved by the notifier.
-            if delivery.hasPending || context.database.notifier.hasObservers(of: delivery) { return }
-        }
-        context.refresh()
-        _ = try context.readTransaction()
-    }
-
-    /// An immutable snapshot of the view's current version, readable from any thread or task.
-    ///
-    /// Freezing copies nothing: the snapshot shares the view's read transaction.
-    public func freeze() throws -> FrozenView {
-        try context.confinement.check("freeze")
-        if context.isFrozen { return FrozenView(context: context) }
-        guard !context.isWriting else { throw ObjDBError.frozen(operation: "freeze a write transaction") }
-        let snapshot = try context.shareSnapshot()
-        return FrozenView(context: StoreContext(database: context.database, frozenAt: snapshot))
+        try database.checkLiveVersions()
+        // The notifier moves an observed view, so its observers hear of every change it sees.
+        if let observation = snapshot.observation, observation.catchUp() { return }
+        snapshot.refresh()
+        _ = try snapshot.readTransaction()
     }
 
     /// Whether the view is frozen: it never changes and cannot write.
-    public var isFrozen: Bool { context.isFrozen }
+    public var isFrozen: Bool { snapshot.isFrozen }
 
     /// The number of the committed transaction the view reads.
     public var version: Int {
-        (try? context.readTransaction().id) ?? 0
+        (try? snapshot.readTransaction().id) ?? 0
     }
 
     /// Runs `body` in a write transaction that starts from the latest state; the
@@ -93,16 +91,15 @@ public final class ReadView {
     /// rolls back when it throws; either way the view then reads the latest state.
     @discardableResult
     public func write<Result>(_ body: (WriteTransaction) throws -> Result) throws -> Result {
-        try context.confinement.check("write")
+        snapshot.confinement.require("write")
         // Observers first hear of what happened before this write, as in Realm.
-        context.delivery?.drain()
-        try context.beginWrite()
-        return try WriteTransaction(context: context).run(body)
+        snapshot.observation?.deliverPending()
+        return try WriteTransaction(scope: WriteScope(database: database, snapshot: snapshot)).run(body)
     }
 
     func requireBinding(_ type: ObjectBase.Type) -> TypeBinding {
         do {
-            return try context.database.binding(for: type)
+            return try database.binding(for: type)
         } catch {
             preconditionFailure("\(type) is not one of the database's model classes.")
         }

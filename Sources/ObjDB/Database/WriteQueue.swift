@@ -39,9 +39,9 @@ final class WriteQueue: @unchecked Sendable {
     }
 
     private func run(_ batch: [WriteRequest], on database: Database) {
-        let context = StoreContext(database: database)
+        let scope: WriteScope
         do {
-            try context.beginWrite()
+            scope = try WriteScope(database: database, snapshot: Snapshot(owner: database))
         } catch {
             for request in batch { request.finish(.failure(error)) }
             return
@@ -50,23 +50,23 @@ final class WriteQueue: @unchecked Sendable {
         if batch.count == 1 {
             let request = batch[0]
             do {
-                let transaction = WriteTransaction(context: context, isGrouped: true)
+                let transaction = WriteTransaction(scope: scope, isGrouped: true)
                 try request.perform(transaction)
                 if transaction.wasCancelled {
-                    context.cancelWrite()
+                    scope.cancel()
                     request.finish(.success(()))
                     return
                 }
                 committing.append(request)
             } catch {
-                context.cancelWrite()
+                scope.cancel()
                 request.finish(.failure(error))
                 return
             }
         } else {
             for request in batch {
                 do {
-                    try context.nestedWrite { transaction in try request.perform(transaction) }
+                    try scope.nestedWrite { transaction in try request.perform(transaction) }
                     committing.append(request)
                 } catch {
                     request.finish(.failure(error))
@@ -74,7 +74,7 @@ final class WriteQueue: @unchecked Sendable {
             }
         }
         do {
-            try context.commitWrite()
+            try scope.commit()
             for request in committing { request.finish(.success(())) }
         } catch {
             for request in committing { request.finish(.failure(error)) }
@@ -91,34 +91,5 @@ final class WriteRequest: @unchecked Sendable {
     init(perform: @escaping (WriteTransaction) throws -> Void, finish: @escaping (Result<Void, any Error>) -> Void) {
         self.perform = perform
         self.finish = finish
-    }
-}
-
-extension StoreContext {
-    /// Runs `body` in a transaction nested in this write: it keeps its changes when `body`
-    /// returns, and rolls back only its own when `body` throws or cancels.
-    func nestedWrite(_ body: (WriteTransaction) throws -> Void) throws {
-        let parent = try writeTransaction("nested write")
-        let child = try parent.beginChild()
-        let checkpoint = changes.checkpoint
-        replaceTransaction(with: child)
-        defer { replaceTransaction(with: parent) }
-        do {
-            let transaction = WriteTransaction(context: self, isGrouped: true)
-            try body(transaction)
-            if let deferredError { throw deferredError }
-            if transaction.wasCancelled {
-                child.abort()
-                changes.rollBack(to: checkpoint)
-                return
-            }
-            try child.commit()
-        } catch {
-            child.abort()
-            changes.rollBack(to: checkpoint)
-            deferredError = nil
-            objectsBeingAdded = [:]
-            throw error
-        }
     }
 }

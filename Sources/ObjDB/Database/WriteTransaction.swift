@@ -17,14 +17,31 @@
 /// - Warning: A write transaction belongs to the thread that began it.
 ///
 /// ## Topics
-/// - ``add(_:update:)``
+///
+/// ### Adding and creating
+/// - ``add(_:update:)-(Object,_)``
+/// - ``add(_:update:)-(Objects,_)``
 /// - ``create(_:value:update:)``
-/// - ``delete(_:)``
+/// - ``dynamicCreate(_:value:update:)``
+///
+/// ### Deleting
+/// - ``delete(_:)-(Object)``
+/// - ``delete(_:)-(Objects)``
+/// - ``delete(_:)-(DynamicObject)``
 /// - ``deleteAll(_:)``
+/// - ``deleteAll()``
+///
+/// ### Reading what the write sees
+/// - ``objects(_:)``
+/// - ``object(ofType:forPrimaryKey:)``
+/// - ``dynamicObjects(_:)``
+///
+/// ### Ending the write
 /// - ``commit()``
 /// - ``cancel()``
+/// - ``isFinished``
 public final class WriteTransaction {
-    let context: StoreContext
+    let scope: WriteScope
     /// Whether ``commit()`` or ``cancel()`` ended the transaction.
     public private(set) var isFinished = false
     /// Whether the write is one of an async batch: the batch commits, not the transaction.
@@ -32,28 +49,30 @@ public final class WriteTransaction {
     /// Whether ``cancel()`` was called in a grouped write.
     private(set) var wasCancelled = false
 
-    init(context: StoreContext, isGrouped: Bool = false) {
-        self.context = context
+    init(scope: WriteScope, isGrouped: Bool = false) {
+        self.scope = scope
         self.isGrouped = isGrouped
     }
 
     deinit {
-        if !isFinished && !isGrouped { context.cancelWrite() }
+        if !isFinished && !isGrouped { scope.cancel() }
     }
 
     /// Adds an unmanaged object, and the unmanaged objects it links to; the same instance becomes managed.
     ///
-    /// - Parameter update: what to do when an object with the same primary key exists.
+    /// - Parameters:
+    ///   - object: an unmanaged object, or one this database already manages (which is left as it is).
+    ///   - update: what to do when an object with the same primary key exists.
     /// - Throws: ``ObjDBError/primaryKeyExists(type:key:)`` under ``UpdatePolicy/error``,
     ///   ``ObjDBError/uniqueConstraintViolated(type:property:value:)``, ``ObjDBError/keyTooLarge(size:maximum:operation:)``.
     public func add(_ object: Object, update: UpdatePolicy = .error) throws {
-        try context.add(object, policy: update)
+        try scope.add(object, policy: update)
     }
 
     /// Adds each of `objects`.
     public func add<Objects: Sequence>(_ objects: Objects, update: UpdatePolicy = .error) throws
     where Objects.Element: Object {
-        for object in objects { try context.add(object, policy: update) }
+        for object in objects { try scope.add(object, policy: update) }
     }
 
     /// Creates (or, by `update`, updates) an object of `type` from a dictionary of property values.
@@ -65,19 +84,19 @@ public final class WriteTransaction {
     /// and takes its type's default when creating.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: [String: Any], update: UpdatePolicy = .error) throws -> T {
-        let binding = try context.database.binding(for: type)
-        let (keyBytes, key) = try context.create(binding, from: value, policy: update)
-        return context.makeObject(type, binding: binding, keyBytes: keyBytes, key: key)
+        let binding = try scope.catalog.binding(for: type)
+        let (keyBytes, key) = try scope.create(binding, from: value, policy: update)
+        return scope.snapshot.makeObject(type, binding: binding, keyBytes: keyBytes, key: key)
     }
 
     /// Deletes a managed object; links to it become `nil`, and lists, sets and maps drop it.
     ///
     /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object.
     public func delete(_ object: Object) throws {
-        guard let accessor = object.accessor, accessor.context.database === context.database else {
+        guard let accessor = object.accessor, accessor.snapshot.catalog === scope.catalog else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Swift.type(of: object)))
         }
-        try context.delete(key: accessor.key, in: accessor.binding)
+        try scope.delete(key: accessor.key, in: accessor.binding)
     }
 
     /// Deletes each of `objects`.
@@ -87,24 +106,19 @@ public final class WriteTransaction {
 
     /// Deletes every object of `type`.
     public func deleteAll<T: Object>(_ type: T.Type) throws {
-        try context.deleteAll(in: try context.database.binding(for: type))
+        try scope.deleteAll(in: try scope.catalog.binding(for: type))
     }
 
     /// Deletes every object of every type.
     public func deleteAll() throws {
-        for binding in context.database.bindings.values where !binding.schema.isEmbedded {
-            try context.deleteAll(in: binding)
+        for binding in scope.catalog.bindings.values where !binding.schema.isEmbedded {
+            try scope.deleteAll(in: binding)
         }
-    }
-
-    /// Every object of `type`, as this transaction sees them.
-    public func objects<T: Object>(_ type: T.Type) -> Results<T> {
-        ReadView(context: context).objects(type)
     }
 
     /// The object of `type` whose primary key is `key`, as this transaction sees it, or `nil`.
     public func object<T: Object>(ofType type: T.Type, forPrimaryKey key: some PrimaryKeyValue) -> T? {
-        ReadView(context: context).object(ofType: type, forPrimaryKey: key)
+        ReadView(snapshot: scope.snapshot).object(ofType: type, forPrimaryKey: key)
     }
 
     /// Makes every change durable and visible to others, and ends the transaction.
@@ -116,10 +130,10 @@ public final class WriteTransaction {
         isFinished = true
         if isGrouped {
             // The batch commits after the body returns: a failure reaches the caller then.
-            if let error = context.deferredError { throw error }
+            if let error = scope.deferredError { throw error }
             return
         }
-        try context.commitWrite()
+        try scope.commit()
     }
 
     /// Runs `body`, then commits (unless `body` ended the transaction itself); cancels when `body` throws.
@@ -142,7 +156,7 @@ public final class WriteTransaction {
             wasCancelled = true
             return
         }
-        context.cancelWrite()
+        scope.cancel()
     }
 }
 

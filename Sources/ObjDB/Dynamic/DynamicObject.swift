@@ -45,14 +45,14 @@ public final class DynamicObject {
         if property.schema.type == .linkingObjects {
             return .list(try linkingObjects(name).map { .link(type: $0.typeName, key: $0.objectKey) })
         }
-        return ValueCodec(schema: accessor.context.database.schemaIndex)
+        return ValueCodec(schema: accessor.snapshot.catalog.schemaIndex)
             .decodeField(reader.field(property.slot), of: property.schema)
     }
 
     /// Every stored property's value, by name.
     public func values() throws -> [String: StoredValue] {
         guard let reader = try accessor.reader() else { throw ObjDBError.objectInvalidated(type: typeName) }
-        let values = accessor.context.values(of: reader, in: accessor.binding)
+        let values = accessor.snapshot.values(of: reader, in: accessor.binding)
         var named: [String: StoredValue] = [:]
         for property in accessor.binding.properties where property.schema.isStored {
             named[property.schema.name] = values[property.position]
@@ -68,17 +68,18 @@ public final class DynamicObject {
         guard let property = accessor.binding[name], property.schema.isStored else {
             throw ObjDBError.unknownProperty(type: typeName, property: name)
         }
-        let context = accessor.context
         if isReadOnly { throw ObjDBError.notInWriteTransaction(operation: "set \(typeName).\(name) of an old object") }
-        _ = try context.writeTransaction("set \(typeName).\(name)")
-        let stored = try context.storedValue(value, for: property, in: accessor.binding, policy: .modified)
-        try context.setValue(stored, of: property, in: accessor)
+        guard let writer = accessor.snapshot.writer else {
+            throw ObjDBError.notInWriteTransaction(operation: "set \(typeName).\(name)")
+        }
+        let stored = try writer.storedValue(value, for: property, in: accessor.binding)
+        try writer.setValue(stored, of: property, in: accessor)
     }
 
     /// The object a link property points to, or `nil`.
     public func linkedObject(_ name: String) throws -> DynamicObject? {
         guard case .link(let type, let key) = try value(forKey: name) else { return nil }
-        return try ReadView(context: accessor.context).dynamicObject(type, forPrimaryKey: key)
+        return try accessor.snapshot.dynamicObject(type, forPrimaryKey: key)
     }
 
     /// The objects linking to this one through the linking-objects property `name`.
@@ -86,60 +87,28 @@ public final class DynamicObject {
         guard let property = accessor.binding[name], property.schema.type == .linkingObjects,
             let originName = property.schema.objectType
         else { throw ObjDBError.unknownProperty(type: typeName, property: name) }
-        let context = accessor.context
-        let origin = try context.database.binding(named: originName)
+        let snapshot = accessor.snapshot
+        let origin = try snapshot.catalog.binding(named: originName)
         guard let originProperty = property.schema.originProperty.flatMap({ origin[$0] }) else { return [] }
-        return try context.incomingLinks(to: accessor.key, in: accessor.binding)
-            .filter { $0.type == originName && $0.propertyID == originProperty.schema.id }
-            .compactMap { context.dynamicObject(origin, tableKey: $0.key) }
+        return try snapshot.source().incomingLinks(to: accessor.key, in: accessor.binding)
+            .filter { $0.typeName == originName && $0.propertyID == originProperty.schema.id }
+            .compactMap { snapshot.dynamicObject(origin, tableKey: $0.key) }
     }
 }
 
-extension ReadView {
-    /// Every object of the type named `typeName`, in key order.
-    ///
-    /// - Throws: ``ObjDBError/unknownType(_:)``.
-    public func dynamicObjects(_ typeName: String) throws -> [DynamicObject] {
-        let binding = try context.database.binding(named: typeName)
-        return try context.allKeys(in: binding).compactMap { context.dynamicObject(binding, tableKey: $0) }
+extension Snapshot {
+    /// A dynamic object for a table key read from this snapshot, or `nil` for a damaged key.
+    func dynamicObject(_ binding: TypeBinding, tableKey key: [UInt8]) -> DynamicObject? {
+        binding.objectKey(fromTableKey: key).map {
+            DynamicObject(accessor: ObjectAccessor(snapshot: self, binding: binding, key: key, objectKey: $0))
+        }
     }
 
     /// The object of the type named `typeName` whose key is `key`, or `nil`.
-    public func dynamicObject(_ typeName: String, forPrimaryKey key: ObjectKey) throws -> DynamicObject? {
-        let binding = try context.database.binding(named: typeName)
+    func dynamicObject(_ typeName: String, forPrimaryKey key: ObjectKey) throws -> DynamicObject? {
+        let binding = try catalog.binding(named: typeName)
         let keyBytes = ObjectKeyCodec.encode(key)
-        guard try context.record(in: binding, key: keyBytes) != nil else { return nil }
-        return DynamicObject(
-            accessor: ObjectAccessor(context: context, binding: binding, key: keyBytes, objectKey: key))
-    }
-
-    /// The number of objects of the type named `typeName`.
-    public func count(_ typeName: String) throws -> Int {
-        let binding = try context.database.binding(named: typeName)
-        guard let table = binding.table else { return 0 }
-        return try context.readTransaction().statistics(of: table).entries
-    }
-}
-
-extension WriteTransaction {
-    /// Creates (or, by `update`, updates) an object of the type named `typeName` from property values by name.
-    @discardableResult
-    public func dynamicCreate(_ typeName: String, value: [String: Any], update: UpdatePolicy = .error) throws
-        -> DynamicObject
-    {
-        let binding = try context.database.binding(named: typeName)
-        let (keyBytes, key) = try context.create(binding, from: value, policy: update)
-        return DynamicObject(
-            accessor: ObjectAccessor(context: context, binding: binding, key: keyBytes, objectKey: key))
-    }
-
-    /// Deletes an object read through the dynamic API.
-    public func delete(_ object: DynamicObject) throws {
-        try context.delete(key: object.accessor.key, in: object.accessor.binding)
-    }
-
-    /// Every object of the type named `typeName`, as this transaction sees them.
-    public func dynamicObjects(_ typeName: String) throws -> [DynamicObject] {
-        try ReadView(context: context).dynamicObjects(typeName)
+        guard keyBytes.count <= catalog.maxKeySize, try record(in: binding, key: keyBytes) != nil else { return nil }
+        return DynamicObject(accessor: ObjectAccessor(snapshot: self, binding: binding, key: keyBytes, objectKey: key))
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// | type | bytes |
 /// |---|---|
 /// | Bool | 1: `0` or `1` |
-/// | Int, Int8…Int64 | 8: two's complement with the sign bit flipped, big-endian |
+/// | Int, Int8…Int64 | an ``OrderedVarInt``: 1 to 9 bytes, sorting by value |
 /// | Float, Double | 8: IEEE 754 double (Float widened); sign bit flipped for positives, all bits flipped for negatives; `-0.0` stored as `+0.0`; every NaN stored as 8 zero bytes, below `-infinity` |
 /// | Date | as Double, of seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`) |
 /// | String | UTF-8 bytes (order of Unicode scalars) |
@@ -25,17 +25,14 @@ package enum KeyEncoding {
     /// The tag of a non-`nil` key.
     package static let valueTag: UInt8 = 0x01
 
-    /// Appends the order-preserving encoding of `value` (without tag) to `key`.
-    @inlinable
+    /// Appends the order-preserving encoding of `value` (without tag) to `key`: its ``OrderedVarInt``.
     package static func appendInteger(_ value: Int64, to key: inout [UInt8]) {
-        let ordered = UInt64(bitPattern: value) ^ (1 << 63)
-        withUnsafeBytes(of: ordered.bigEndian) { key.append(contentsOf: $0) }
+        OrderedVarInt.append(value, to: &key)
     }
 
-    /// The integer an ``appendInteger(_:to:)`` encoding holds.
-    @inlinable
-    package static func decodeInteger(_ bytes: UnsafeRawBufferPointer) -> Int64 {
-        Int64(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)) ^ (1 << 63))
+    /// The integer an ``appendInteger(_:to:)`` encoding holds; `nil` when `bytes` are not exactly one.
+    package static func decodeInteger(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        OrderedVarInt.decode(bytes)
     }
 
     /// Appends the order-preserving encoding of `value` (without tag) to `key`.
@@ -54,9 +51,48 @@ package enum KeyEncoding {
     /// The double an ``appendDouble(_:to:)`` encoding holds (`-0.0` comes back as `+0.0`, NaN as `.nan`).
     @inlinable
     package static func decodeDouble(_ bytes: UnsafeRawBufferPointer) -> Double {
+        guard bytes.count >= 8 else { return .nan }
         let ordered = UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))
         if ordered == 0 { return .nan }
         let bits = ordered & (1 << 63) != 0 ? ordered & ~(1 << 63) : ~ordered
         return Double(bitPattern: bits)
+    }
+
+    // MARK: Index keys into reused buffers
+
+    /// Replaces `key`'s bytes with the index key of `value` (`01`, then its ``OrderedVarInt``),
+    /// keeping its capacity: a buffer reused for every row allocates nothing after the first.
+    package static func encodeIndexKey(integer value: Int64, into key: inout [UInt8]) {
+        key.removeAll(keepingCapacity: true)
+        key.append(valueTag)
+        OrderedVarInt.append(value, to: &key)
+    }
+
+    /// Replaces `key`'s bytes with the index key of `value` (`01`, then ``appendDouble(_:to:)``).
+    package static func encodeIndexKey(double value: Double, into key: inout [UInt8]) {
+        key.removeAll(keepingCapacity: true)
+        key.append(valueTag)
+        appendDouble(value, to: &key)
+    }
+
+    /// Replaces `key`'s bytes with the index key of `value` (`01`, `00` or `01`).
+    package static func encodeIndexKey(bool value: Bool, into key: inout [UInt8]) {
+        key.removeAll(keepingCapacity: true)
+        key.append(valueTag)
+        key.append(value ? 1 : 0)
+    }
+
+    /// Replaces `key`'s bytes with the index key of a `String`, `Data` or `UUID` whose bytes are
+    /// `bytes` (`01`, then the bytes), cut to `maximum` bytes in all (a regular index's prefix).
+    package static func encodeIndexKey(bytes: UnsafeRawBufferPointer, into key: inout [UInt8], maximum: Int = .max) {
+        key.removeAll(keepingCapacity: true)
+        key.append(valueTag)
+        key.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(max(0, maximum - 1))))
+    }
+
+    /// Replaces `key`'s bytes with the index key of `nil` (`00`).
+    package static func encodeNilIndexKey(into key: inout [UInt8]) {
+        key.removeAll(keepingCapacity: true)
+        key.append(nilTag)
     }
 }

@@ -34,10 +34,9 @@ enum ObjectKeyView {
 extension ObjectKeyCodec {
     /// The key a table of a type whose primary key is of `type` stores as `bytes`; `nil` for a damaged key.
     static func view(_ bytes: UnsafeRawBufferPointer, primaryKeyType type: PropertyType?) -> ObjectKeyView? {
-        guard let type else {
-            guard bytes.count == 8 else { return nil }
-            return .internalID(UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)))
-        }
+        // Mirrors decode(_:primaryKeyType:), without a String for a string key.
+        guard let type else { return OrderedVarInt.decodeUnsigned(bytes).map(ObjectKeyView.internalID) }
+        if type.isInteger { return OrderedVarInt.decode(bytes).map(ObjectKeyView.int) }
         guard bytes.count >= 1, bytes[0] == KeyEncoding.valueTag else { return nil }
         let value = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
         switch type {
@@ -49,33 +48,30 @@ extension ObjectKeyCodec {
             withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: value) }
             return .uuid(UUID(uuid: uuid))
         default:
-            guard type.isInteger, value.count == 8 else { return nil }
-            return .int(KeyEncoding.decodeInteger(value))
+            return nil
         }
     }
 }
 
 extension ValueCodec {
     /// One non-nil value of `property`'s element type, in place; `nil` when the bytes cannot be one.
+    /// Mirrors ``decodeValue(_:as:)``, without building a `StoredValue`.
     func view(_ bytes: UnsafeRawBufferPointer, as property: PropertySchema) -> ValueView? {
-        if let width = property.type.fixedWidth, bytes.count != width { return nil }
         switch property.type {
-        case .bool: return .bool(bytes[0] != 0)
-        case .int, .int64: return .int(Int64(littleEndian: bytes.loadUnaligned(as: Int64.self)))
-        case .int32: return .int(Int64(Int32(littleEndian: bytes.loadUnaligned(as: Int32.self))))
-        case .int16: return .int(Int64(Int16(littleEndian: bytes.loadUnaligned(as: Int16.self))))
-        case .int8: return .int(Int64(Int8(bitPattern: bytes[0])))
-        case .float: return .float(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))))
-        case .double: return .double(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))))
-        case .date: return .date(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))))
+        case .bool: return FieldDecoding.bool(bytes).map(ValueView.bool)
+        case .int, .int64: return FieldDecoding.integer(bytes).map(ValueView.int)
+        case .int32: return FieldDecoding.integer(bytes).flatMap { Int32(exactly: $0) == nil ? nil : .int($0) }
+        case .int16: return FieldDecoding.integer(bytes).flatMap { Int16(exactly: $0) == nil ? nil : .int($0) }
+        case .int8: return FieldDecoding.integer(bytes).flatMap { Int8(exactly: $0) == nil ? nil : .int($0) }
+        case .float: return FieldDecoding.float(bytes).map(ValueView.float)
+        case .double: return FieldDecoding.double(bytes).map(ValueView.double)
+        case .date: return FieldDecoding.double(bytes).map(ValueView.date)
         case .string: return .string(bytes)
         case .data: return .data(bytes)
-        case .uuid, .decimal:
-            switch decodeValue(bytes, as: property) {
-            case .uuid(let uuid)?: return .uuid(uuid)
-            case .decimal(let decimal)?: return .decimal(decimal)
-            default: return nil
-            }
+        case .uuid: return FieldDecoding.uuid(bytes).map(ValueView.uuid)
+        case .decimal:
+            guard case .decimal(let decimal)? = decodeValue(bytes, as: property) else { return nil }
+            return .decimal(decimal)
         case .object:
             guard let target = property.objectType, let targetSchema = schema[target],
                 let key = ObjectKeyCodec.view(bytes, primaryKeyType: targetSchema.primaryKey?.type)
@@ -91,37 +87,26 @@ extension ValueCodec {
         }
     }
 
-    /// The number of elements a list or set field holds, without reading them.
-    func elementCount(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard bytes.count >= 4 else { return 0 }
-        return Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
-    }
-
-    /// Calls `body` with each entry of a map field: the key's UTF-8 and the value's bytes (`nil` for `nil`).
-    /// Stops at the first damaged entry.
+    /// Calls `body` with each entry of a map field: the key's UTF-8 and the value's bytes (`nil` for
+    /// `nil`). Stops at the first damaged entry. Mirrors ``decodeMap(_:as:)``.
     func forEachMapEntry(
         _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Void
     ) rethrows {
-        guard bytes.count >= 4 else { return }
-        let count = Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
-        var offset = 4
-        func next() -> (bytes: UnsafeRawBufferPointer, isNull: Bool)? {
-            guard offset + 4 <= bytes.count else { return nil }
-            let length = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-            offset += 4
-            if length == 0xFFFF_FFFF { return (UnsafeRawBufferPointer(start: nil, count: 0), true) }
-            guard Int(length) <= bytes.count - offset else { return nil }
-            defer { offset += Int(length) }
-            return (UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Int(length)]), false)
-        }
+        var offset = 0
+        guard !bytes.isEmpty, let count = VarUInt.read(bytes, at: &offset) else { return }
         for _ in 0..<count {
-            guard let key = next(), !key.isNull, let value = next() else { return }
-            try body(key.bytes, value.isNull ? nil : value.bytes)
+            guard let keyLength = VarUInt.read(bytes, at: &offset), keyLength <= bytes.count - offset else { return }
+            let key = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + keyLength])
+            offset += keyLength
+            // A value: a VarUInt of its length plus one (0 for nil), then its bytes.
+            guard let prefix = VarUInt.read(bytes, at: &offset) else { return }
+            if prefix == 0 {
+                try body(key, nil)
+                continue
+            }
+            guard prefix - 1 <= bytes.count - offset else { return }
+            try body(key, UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + prefix - 1]))
+            offset += prefix - 1
         }
-    }
-
-    /// The number of entries a map field holds.
-    func entryCount(_ bytes: UnsafeRawBufferPointer) -> Int {
-        elementCount(bytes)
     }
 }

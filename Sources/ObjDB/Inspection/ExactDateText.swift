@@ -12,7 +12,7 @@ package enum ExactDateText {
     static let referenceOffset: Int64 = 978_307_200
 
     /// Appends the text of `seconds` since the reference date.
-    static func write<Sink: ByteSink>(_ seconds: Double, to sink: Sink) {
+    static func write<Sink: TextSink>(_ seconds: Double, to sink: Sink) {
         guard let parts = split(seconds) else {
             sink.write(UInt8(ascii: "@"))
             sink.write(double: seconds)

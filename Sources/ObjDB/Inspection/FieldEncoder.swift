@@ -17,7 +17,7 @@ struct FieldEncoder {
     // MARK: JSON
 
     /// Writes `field` of `property` as JSON.
-    func writeJSON<Sink: ByteSink>(_ field: RecordField, of property: PropertySchema, to sink: Sink) {
+    func writeJSON<Sink: TextSink>(_ field: RecordField, of property: PropertySchema, to sink: Sink) {
         switch field {
         case .absent:
             writeJSON(codec.zeroValue(of: property), of: property, to: sink)
@@ -71,7 +71,7 @@ struct FieldEncoder {
     }
 
     /// Writes one value as JSON.
-    func writeJSON<Sink: ByteSink>(_ view: ValueView, to sink: Sink) {
+    func writeJSON<Sink: TextSink>(_ view: ValueView, to sink: Sink) {
         switch view {
         case .bool(let flag): sink.write(flag ? "true" : "false")
         case .int(let number): sink.write(integer: number)
@@ -115,7 +115,7 @@ struct FieldEncoder {
     }
 
     /// Writes the stored properties of a record as a JSON object's members, `{"a":1,"b":2}`.
-    func writeJSONObject<Sink: ByteSink>(_ reader: RecordReader, properties: [PropertySchema], to sink: Sink) {
+    func writeJSONObject<Sink: TextSink>(_ reader: RecordReader, properties: [PropertySchema], to sink: Sink) {
         sink.write(UInt8(ascii: "{"))
         var first = true
         for property in properties where property.isStored {
@@ -129,7 +129,7 @@ struct FieldEncoder {
     }
 
     /// Writes an object key as JSON: the primary key's value, or `"#7"` for an internal ID.
-    func writeJSON<Sink: ByteSink>(_ key: ObjectKeyView, to sink: Sink) {
+    func writeJSON<Sink: TextSink>(_ key: ObjectKeyView, to sink: Sink) {
         switch key {
         case .int(let number): sink.write(integer: number)
         case .string(let utf8): writeJSONString(utf8, to: sink)
@@ -145,7 +145,7 @@ struct FieldEncoder {
     }
 
     /// Writes a decoded value as JSON: the slow path, for absent fields' zero values.
-    func writeJSON<Sink: ByteSink>(_ value: StoredValue, of property: PropertySchema, to sink: Sink) {
+    func writeJSON<Sink: TextSink>(_ value: StoredValue, of property: PropertySchema, to sink: Sink) {
         switch value {
         case .null: sink.write("null")
         case .bool(let flag): writeJSON(ValueView.bool(flag), to: sink)
@@ -184,14 +184,14 @@ struct FieldEncoder {
     }
 
     /// Writes `name` as a JSON string.
-    func writeJSONString<Sink: ByteSink>(name: String, to sink: Sink) {
+    func writeJSONString<Sink: TextSink>(name: String, to sink: Sink) {
         var name = name
         name.withUTF8 { writeJSONString(UnsafeRawBufferPointer($0), to: sink) }
     }
 
     /// Writes UTF-8 bytes as a JSON string, escaping quotes, backslashes and control characters.
     @inline(__always)
-    func writeJSONString<Sink: ByteSink>(_ utf8: UnsafeRawBufferPointer, to sink: Sink) {
+    func writeJSONString<Sink: TextSink>(_ utf8: UnsafeRawBufferPointer, to sink: Sink) {
         sink.write(UInt8(ascii: "\""))
         var start = 0
         for index in 0..<utf8.count {
@@ -227,7 +227,7 @@ struct FieldEncoder {
     }
 
     /// Writes `field` of `property` as text in `style`; CSV quoting is the caller's.
-    func writeText<Sink: ByteSink>(_ field: RecordField, of property: PropertySchema, style: TextStyle, to sink: Sink) {
+    func writeText<Sink: TextSink>(_ field: RecordField, of property: PropertySchema, style: TextStyle, to sink: Sink) {
         if style == .csv, property.collection != .single {
             if case .null = field { return }
             writeJSON(field, of: property, to: sink)
@@ -251,7 +251,7 @@ struct FieldEncoder {
                 }
                 writeText(view, style: style, to: sink)
             case .list, .set:
-                let count = codec.elementCount(bytes)
+                let count = ValueCodec.elementCount(bytes)
                 let scalar = property.type != .embedded
                 guard count <= 3, scalar else {
                     sink.write(UInt8(ascii: "["))
@@ -272,7 +272,7 @@ struct FieldEncoder {
                 }
                 sink.write(UInt8(ascii: "]"))
             case .map:
-                let count = codec.entryCount(bytes)
+                let count = ValueCodec.elementCount(bytes)
                 sink.write(UInt8(ascii: "{"))
                 sink.write(integer: Int64(count))
                 sink.write(count == 1 ? " entry}" : " entries}")
@@ -281,7 +281,7 @@ struct FieldEncoder {
     }
 
     /// Writes one value as text.
-    func writeText<Sink: ByteSink>(_ view: ValueView, style: TextStyle, to sink: Sink) {
+    func writeText<Sink: TextSink>(_ view: ValueView, style: TextStyle, to sink: Sink) {
         switch view {
         case .bool(let flag): sink.write(flag ? "true" : "false")
         case .int(let number): sink.write(integer: number)
@@ -328,7 +328,7 @@ struct FieldEncoder {
     }
 
     /// Writes an object key as text: `1`, `ada`, a UUID, `#7`.
-    func writeText<Sink: ByteSink>(_ key: ObjectKeyView, style: TextStyle, to sink: Sink) {
+    func writeText<Sink: TextSink>(_ key: ObjectKeyView, style: TextStyle, to sink: Sink) {
         switch key {
         case .int(let number): sink.write(integer: number)
         case .string(let utf8):
@@ -341,7 +341,7 @@ struct FieldEncoder {
     }
 
     /// Writes a decoded value as text: the slow path, for absent fields' zero values.
-    func writeText<Sink: ByteSink>(_ value: StoredValue, of property: PropertySchema, style: TextStyle, to sink: Sink) {
+    func writeText<Sink: TextSink>(_ value: StoredValue, of property: PropertySchema, style: TextStyle, to sink: Sink) {
         switch value {
         case .null: if style == .table { sink.write("nil") }
         case .bool(let flag): writeText(ValueView.bool(flag), style: style, to: sink)
@@ -364,7 +364,7 @@ struct FieldEncoder {
     /// Writes UTF-8 with control characters made visible (`\n`, `\t`, `\x1B`, `\u{9B}`), so stored
     /// text cannot drive the terminal.
     @inline(__always)
-    func writeEscaped<Sink: ByteSink>(_ utf8: UnsafeRawBufferPointer, to sink: Sink) {
+    func writeEscaped<Sink: TextSink>(_ utf8: UnsafeRawBufferPointer, to sink: Sink) {
         DisplayText.writeEscaped(utf8, to: sink)
     }
 
@@ -376,7 +376,7 @@ struct FieldEncoder {
 /// Text for people: control characters made visible.
 package enum DisplayText {
     /// Writes UTF-8 with C0 and C1 control characters and DEL escaped: `\n`, `\r`, `\t`, `\x1B`, `\u{9B}`.
-    static func writeEscaped<Sink: ByteSink>(_ utf8: UnsafeRawBufferPointer, to sink: Sink) {
+    static func writeEscaped<Sink: TextSink>(_ utf8: UnsafeRawBufferPointer, to sink: Sink) {
         var start = 0
         var index = 0
         let count = utf8.count
@@ -432,7 +432,7 @@ package enum DisplayText {
 enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    static func write<Sink: ByteSink>(_ bytes: UnsafeRawBufferPointer, to sink: Sink) {
+    static func write<Sink: TextSink>(_ bytes: UnsafeRawBufferPointer, to sink: Sink) {
         var index = 0
         let count = bytes.count
         while index + 3 <= count {

@@ -236,9 +236,9 @@ package final class ObjectImport {
                 highestInternalID[typeName] = max(highestInternalID[typeName] ?? 0, id)
             }
         } else {
-            key = .internalID(try transaction!.context.nextInternalID(for: binding))
+            key = .internalID(try transaction!.scope.nextInternalID(for: binding))
         }
-        let context = transaction!.context
+        let context = transaction!.scope
         if given.contains(false), let existing = try context.record(in: binding, key: ObjectKeyCodec.encode(key)) {
             // Properties left out keep the stored object's values.
             let old = context.values(of: existing, in: binding)
@@ -261,7 +261,7 @@ package final class ObjectImport {
     private func commit() throws {
         guard let transaction else { return }
         if inBatch > 0 || summary.batches == 0 {
-            try advanceCounters(transaction.context)
+            try advanceCounters(transaction.scope)
             try transaction.commit()
             summary.batches += 1
         } else {
@@ -272,7 +272,7 @@ package final class ObjectImport {
     }
 
     /// Moves each type's internal-ID counter past the IDs the import stored.
-    private func advanceCounters(_ context: StoreContext) throws {
+    private func advanceCounters(_ context: WriteScope) throws {
         for (type, highest) in highestInternalID {
             guard let binding = database.bindings[type] else { continue }
             let next = try context.nextInternalID(for: binding)

@@ -16,12 +16,12 @@ package struct ObjectScan {
     /// - Throws: ``ObjDBError/unknownType(_:)``, the predicate's syntax and query errors.
     package init(view: ReadView, type: String, filter: String? = nil, sorts: [SortKey] = []) throws {
         self.view = view
-        binding = try view.context.database.binding(named: type)
+        binding = try view.snapshot.catalog.binding(named: type)
         var spec = QuerySpec()
         if let filter {
             var parser = try PredicateParser(filter, arguments: [])
             let expression = try parser.parse()
-            _ = try QueryCompiler(context: view.context, root: binding).compile(expression)
+            _ = try QueryCompiler(source: try view.snapshot.source(), root: binding).compile(expression)
             spec.filter = expression
         }
         spec.sorts = sorts
@@ -38,9 +38,10 @@ package struct ObjectScan {
     ///   and what `body` throws.
     package func forEach(offset: Int = 0, limit: Int? = nil, _ body: (ScannedObject) throws -> Bool) throws {
         guard let table = binding.table, limit != 0 else { return }
-        let context = view.context
-        let transaction = try context.readTransaction()
-        let residency = ResidentMap(path: context.database.configuration.path)
+        let catalog = view.snapshot.catalog
+        let source = try view.snapshot.source()
+        let transaction = source.transaction
+        let residency = ResidentMap(path: catalog.path)
         var skipped = 0
         var delivered = 0
         func deliver(_ key: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer) throws -> Bool {
@@ -50,7 +51,7 @@ package struct ObjectScan {
                     ObjectKeyCodec.decode(key, primaryKeyType: binding.primaryKey?.schema.type)
                     .map { "\(binding.schema.name)(\($0))" } ?? binding.schema.name
                 throw ObjDBError.corruptRecord(
-                    path: context.database.configuration.path, type: binding.schema.name,
+                    path: catalog.path, type: binding.schema.name,
                     reason: "the slot table of \(label) is inconsistent; objdb-inspect check lists every damaged record"
                 )
             }
@@ -60,7 +61,7 @@ package struct ObjectScan {
             }
             guard
                 try body(
-                    ScannedObject(key: key, reader: reader, binding: binding, schema: context.database.schemaIndex))
+                    ScannedObject(key: key, reader: reader, binding: binding, schema: catalog.schemaIndex))
             else { return false }
             delivered += 1
             return limit.map { delivered < $0 } ?? true
@@ -76,9 +77,9 @@ package struct ObjectScan {
             }
         }
 
-        let matcher = try spec.filter.map { try QueryCompiler(context: context, root: binding).compile($0) }
+        let matcher = try spec.filter.map { try QueryCompiler(source: source, root: binding).compile($0) }
         if spec.sorts.isEmpty {
-            let (plan, _) = try QueryPlanner(context: context, binding: binding).plan(filter: spec.filter, sorts: [])
+            let (plan, _) = try QueryPlanner(catalog: catalog, binding: binding).plan(filter: spec.filter, sorts: [])
             var lower: KeyBound?
             var upper: KeyBound?
             switch plan {
@@ -88,7 +89,7 @@ package struct ObjectScan {
                 (lower, upper) = (from, to)
             default:
                 // An index narrows the search: only the matches' keys are held, then read in key order.
-                try deliverKeys(try QueryExecution(context: context, binding: binding, spec: spec).keys())
+                try deliverKeys(try QueryExecution(source: source, binding: binding, spec: spec).keys())
                 return
             }
             try transaction.cursor(table).forEach(from: lower, to: upper) { entry in
@@ -107,7 +108,7 @@ package struct ObjectScan {
         }
         var sorted = spec
         if let limit { sorted.limit = offset.addingReportingOverflow(limit).overflow ? nil : offset + limit }
-        try deliverKeys(try QueryExecution(context: context, binding: binding, spec: sorted).keys())
+        try deliverKeys(try QueryExecution(source: source, binding: binding, spec: sorted).keys())
 
     }
 
@@ -117,19 +118,20 @@ package struct ObjectScan {
     package func object<Result>(forKey key: ObjectKey, _ body: (ScannedObject) throws -> Result) throws -> Result? {
         guard let table = binding.table else { return nil }
         let keyBytes = ObjectKeyCodec.encode(key)
-        guard keyBytes.count <= view.context.database.environment.maxKeySize else { return nil }
-        let transaction = try view.context.readTransaction()
+        let catalog = view.snapshot.catalog
+        guard keyBytes.count <= catalog.maxKeySize else { return nil }
+        let transaction = try view.snapshot.readTransaction()
         return try keyBytes.withUnsafeBytes { keyBytes -> Result? in
             guard let record = try transaction.get(keyBytes, in: table) else { return nil }
             guard let reader = RecordReader(validating: record) else {
                 throw ObjDBError.corruptRecord(
-                    path: view.context.database.configuration.path, type: binding.schema.name,
+                    path: catalog.path, type: binding.schema.name,
                     reason: "the slot table of \(binding.schema.name)(\(key)) is inconsistent; objdb-inspect check "
                         + "lists every damaged record")
             }
             return try body(
                 ScannedObject(
-                    key: keyBytes, reader: reader, binding: binding, schema: view.context.database.schemaIndex))
+                    key: keyBytes, reader: reader, binding: binding, schema: catalog.schemaIndex))
         }
     }
 }

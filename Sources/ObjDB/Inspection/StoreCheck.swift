@@ -30,10 +30,16 @@ package struct StoreCheck {
     /// Reports every problem to `report` as it is found, each once, and returns how many there were.
     @discardableResult
     package func run(progress: Progress? = nil, report: (String) -> Void) throws -> Int {
-        // The LMDB page-structure validation runs first, before any cursor walks a tree.
-        try withoutActuallyEscaping(report) { report in
+        // LMDB's own pages first: the passes below let LMDB walk every tree.
+        let pageProblems = try PageCheck(environment: database.environment).problems()
+        guard pageProblems.isEmpty else {
+            for problem in pageProblems { report(problem.description) }
+            return pageProblems.count
+        }
+        return try withoutActuallyEscaping(report) { report in
             try database.read { view in
-                var pass = try CheckPass(database: database, context: view.context, progress: progress, report: report)
+                var pass = try CheckPass(
+                    database: database, source: try view.snapshot.source(), progress: progress, report: report)
                 try pass.run()
                 return pass.problemCount
             }
@@ -44,7 +50,7 @@ package struct StoreCheck {
 /// One run of ``StoreCheck`` over one snapshot.
 private struct CheckPass {
     let database: Database
-    let context: StoreContext
+    let source: RecordSource
     let progress: StoreCheck.Progress?
     let report: (String) -> Void
     let transaction: Transaction
@@ -55,13 +61,13 @@ private struct CheckPass {
     private var expectedBacklinks = EntryDigest()
 
     init(
-        database: Database, context: StoreContext, progress: StoreCheck.Progress?, report: @escaping (String) -> Void
+        database: Database, source: RecordSource, progress: StoreCheck.Progress?, report: @escaping (String) -> Void
     ) throws {
         self.database = database
-        self.context = context
+        self.source = source
         self.progress = progress
         self.report = report
-        transaction = try context.readTransaction()
+        transaction = source.transaction
         residency = ResidentMap(path: database.configuration.path)
     }
 
@@ -93,37 +99,34 @@ private struct CheckPass {
         var problems: [String] = []
         var damagedHere: [[UInt8]] = []
         var backlinks = expectedBacklinks
-        let sourcePrefix = Self.prefixed(name)
         try transaction.cursor(table).forEach { entry in
             done += 1
             residency.note(entry.key.count + entry.value.count)
             if done & 0x3FFF == 0 { progress?("obj.\(name)", done, total) }
             guard let key = ObjectKeyCodec.decode(entry.key, primaryKeyType: binding.primaryKey?.schema.type) else {
                 problems.append("\(name): a key of \(entry.key.count) bytes does not decode")
-                damagedHere.append(sourcePrefix + Array(entry.key))
+                damagedHere.append(BacklinkCodec.targetKey(type: name, key: entry.key))
                 return true
             }
             guard let reader = RecordReader(validating: entry.value) else {
                 problems.append("\(name)(\(key)): the record does not decode")
-                damagedHere.append(sourcePrefix + Array(entry.key))
+                damagedHere.append(BacklinkCodec.targetKey(type: name, key: entry.key))
                 return true
             }
-            let values = context.values(of: reader, in: binding)
+            let values = source.values(of: reader, in: binding)
             if let primaryKey = binding.primaryKey, values[primaryKey.position] != key.storedValue {
                 problems.append("\(name)(\(key)): the primary-key property holds \(values[primaryKey.position])")
             }
             for (slot, property) in indexed.enumerated() {
-                guard let indexKey = try context.indexKey(values[property.position], for: property, in: binding)
+                guard let indexKey = try Self.indexKey(values[property.position], for: property, in: binding, source)
                 else { continue }
                 indexKey.withUnsafeBytes { digests[slot].add($0, entry.key) }
             }
             if binding.hasLinks {
-                for link in context.links(in: values, of: binding) {
-                    let target = Self.prefixed(link.targetType) + link.targetKey
-                    let source = sourcePrefix + [UInt8(link.propertyID >> 8), UInt8(link.propertyID & 0xFF)]
-                    target.withUnsafeBytes { target in
-                        source.withUnsafeBytes { source in backlinks.add(target, source, entry.key) }
-                    }
+                for link in binding.links(in: values) {
+                    let target = BacklinkCodec.targetKey(type: link.targetType, key: link.targetKey)
+                    let source = BacklinkCodec.sourceValue(type: name, propertyID: link.propertyID, key: entry.key)
+                    target.withUnsafeBytes { target in source.withUnsafeBytes { backlinks.add(target, $0) } }
                 }
             }
             return true
@@ -163,8 +166,9 @@ private struct CheckPass {
             }
             // A damaged record is reported once, with the objects.
             guard let reader = RecordReader(validating: record) else { return true }
-            let value = context.values(of: reader, in: binding)[property.position]
-            if try context.indexKey(value, for: property, in: binding).map({ entry.key.elementsEqual($0) }) != true {
+            let value = source.values(of: reader, in: binding)[property.position]
+            if try Self.indexKey(value, for: property, in: binding, source).map({ entry.key.elementsEqual($0) }) != true
+            {
                 problems.append("\(label): an entry does not match its object's value \(value)")
             }
             return true
@@ -175,8 +179,8 @@ private struct CheckPass {
             guard let reader = RecordReader(validating: entry.value),
                 let key = ObjectKeyCodec.decode(entry.key, primaryKeyType: binding.primaryKey?.schema.type)
             else { return true }
-            let value = context.values(of: reader, in: binding)[property.position]
-            guard let indexKey = try context.indexKey(value, for: property, in: binding) else { return true }
+            let value = source.values(of: reader, in: binding)[property.position]
+            guard let indexKey = try Self.indexKey(value, for: property, in: binding, source) else { return true }
             var found = false
             try cursor.forEach(from: KeyBound(indexKey), to: KeyBound(indexKey)) { indexEntry in
                 found = indexEntry.value.elementsEqual(entry.key)
@@ -216,9 +220,7 @@ private struct CheckPass {
                     "backlinks: an entry of \(entry.key.count) + \(entry.value.count) bytes does not decode")
                 return true
             }
-            stored.add(
-                entry.key, UnsafeRawBufferPointer(rebasing: entry.value[..<(1 + source.name.count + 2)]),
-                UnsafeRawBufferPointer(rebasing: source.rest[2...]))
+            stored.add(entry.key, entry.value)
             if !target.name.elementsEqual(targetType) {
                 targetType = Array(target.name)
                 targetBinding = database.bindings[String(decoding: target.name, as: UTF8.self)]
@@ -237,7 +239,7 @@ private struct CheckPass {
             if !exists {
                 let sourceName = String(decoding: source.name, as: UTF8.self)
                 let sourceKey = UnsafeRawBufferPointer(rebasing: source.rest[2...])
-                if damaged.contains([UInt8(source.name.count)] + Array(source.name) + Array(sourceKey)) {
+                if damaged.contains(BacklinkCodec.targetKey(type: sourceName, key: sourceKey)) {
                     // A damaged record is reported once, with the objects.
                 } else if let sourceBinding = database.bindings[sourceName],
                     let key = ObjectKeyCodec.decode(sourceKey, primaryKeyType: sourceBinding.primaryKey?.schema.type)
@@ -264,15 +266,14 @@ private struct CheckPass {
         let backlinkCursor = try transaction.cursor(backlinks)
         for binding in database.bindings.values.sorted(by: { $0.schema.name < $1.schema.name })
         where binding.hasLinks && binding.table != nil && !binding.schema.isEmbedded {
-            let sourcePrefix = Self.prefixed(binding.schema.name)
             try transaction.cursor(binding.table!).forEach { entry in
                 residency.note(entry.key.count + entry.value.count)
                 guard let reader = RecordReader(validating: entry.value) else { return true }
-                let values = context.values(of: reader, in: binding)
-                for link in context.links(in: values, of: binding) {
-                    let target = Self.prefixed(link.targetType) + link.targetKey
-                    let source =
-                        sourcePrefix + [UInt8(link.propertyID >> 8), UInt8(link.propertyID & 0xFF)] + Array(entry.key)
+                let values = source.values(of: reader, in: binding)
+                for link in binding.links(in: values) {
+                    let target = BacklinkCodec.targetKey(type: link.targetType, key: link.targetKey)
+                    let source = BacklinkCodec.sourceValue(
+                        type: binding.schema.name, propertyID: link.propertyID, key: entry.key)
                     var found = false
                     try backlinkCursor.forEach(from: KeyBound(target), to: KeyBound(target)) { backlink in
                         found = backlink.value.elementsEqual(source)
@@ -294,19 +295,19 @@ private struct CheckPass {
         var extra = 0
         try transaction.cursor(backlinks).forEach { entry in
             residency.note(entry.key.count + entry.value.count)
-            guard let target = Self.split(entry.key), let source = Self.split(entry.value), source.rest.count >= 2,
-                let sourceBinding = database.bindings[String(decoding: source.name, as: UTF8.self)],
+            guard let target = Self.split(entry.key), let from = Self.split(entry.value), from.rest.count >= 2,
+                let sourceBinding = database.bindings[String(decoding: from.name, as: UTF8.self)],
                 let table = sourceBinding.table
             else { return true }
-            let propertyID = UInt16(source.rest[0]) << 8 | UInt16(source.rest[1])
-            let sourceKey = UnsafeRawBufferPointer(rebasing: source.rest[2...])
+            let propertyID = UInt16(from.rest[0]) << 8 | UInt16(from.rest[1])
+            let sourceKey = UnsafeRawBufferPointer(rebasing: from.rest[2...])
             guard let record = try transaction.get(sourceKey, in: table) else {
                 extra += 1
                 return true
             }
             // A damaged record is reported once, with the objects.
             guard let reader = RecordReader(validating: record) else { return true }
-            let links = context.links(in: context.values(of: reader, in: sourceBinding), of: sourceBinding)
+            let links = sourceBinding.links(in: source.values(of: reader, in: sourceBinding))
             let explained = links.contains { link in
                 link.propertyID == propertyID && link.targetType.utf8.elementsEqual(target.name)
                     && link.targetKey.elementsEqual(target.rest)
@@ -319,14 +320,10 @@ private struct CheckPass {
         if extra > 0 { problem("backlinks: \(extra) backlink(s) match no link") }
     }
 
-    // MARK: Backlink bytes (Format's backlink codec will own these)
+    // MARK: Helpers
 
-    /// `u8` length, then the name.
-    private static func prefixed(_ name: String) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: name.utf8.count)] + Array(name.utf8)
-    }
-
-    /// A length-prefixed name and the bytes after it.
+    /// A backlink key or value taken apart in place, with no copy per entry: its type name (a
+    /// length-prefixed name, as ``BacklinkCodec`` writes it) and the bytes after it.
     private static func split(_ bytes: UnsafeRawBufferPointer) -> (
         name: UnsafeRawBufferPointer, rest: UnsafeRawBufferPointer
     )? {
@@ -418,5 +415,23 @@ struct EntryDigest: Equatable {
         x = x &* 0xC4CE_B9FE_1A85_EC53
         x ^= x >> 33
         return x
+    }
+}
+
+extension CheckPass {
+    /// The key the index of `property` holds for `value`, as the write path puts it.
+    fileprivate static func indexKey(
+        _ value: StoredValue, for property: BoundProperty, in binding: TypeBinding, _ source: RecordSource
+    ) throws -> [UInt8]? {
+        switch IndexKeyCodec.entry(
+            for: value, unique: property.schema.index == .unique, maxKeySize: source.catalog.maxKeySize)
+        {
+        case .key(let key): return key
+        case .none: return nil
+        case .tooLarge(let size):
+            throw ObjDBError.keyTooLarge(
+                size: size, maximum: source.catalog.maxKeySize,
+                operation: "unique index \(binding.schema.name).\(property.schema.name)")
+        }
     }
 }

@@ -28,7 +28,8 @@ package struct StoreInfo: Sendable {
 
     /// Opens the store at `path` read-only and reads its report in one snapshot.
     package static func read(path: String) throws -> StoreInfo {
-        let (environment, version) = try StoreFormat.validate(try Environment.openForReading(path: path))
+        let (environment, version) = try StoreFormat.validate(
+            try Environment.openForReading(path: path, checking: [DatabaseNames.meta]))
         let (databases, schemaVersion) = try environment.read { transaction in
             let databases = try environment.databaseNames().map { name in
                 (name, try transaction.statistics(of: try transaction.openDatabase(named: name)))

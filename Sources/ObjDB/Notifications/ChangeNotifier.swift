@@ -7,9 +7,9 @@ struct NotificationRound {
     let oldVersion: Int?
     let newVersion: Int
     /// A context at `oldVersion`, when the notifier still holds it.
-    let old: StoreContext?
+    let old: Snapshot?
     /// A context at `newVersion`.
-    let new: StoreContext
+    let new: Snapshot
     /// The shared read transaction at `newVersion`, which views adopt.
     let snapshot: Transaction
     /// The folded change log from `oldVersion` to `newVersion`; `nil` when unknown.
@@ -21,7 +21,7 @@ struct NotificationRound {
     let changesSince: (Int) -> ChangeSet?
 
     /// The changes an observer last at `version` must apply, and the context at `version` if held.
-    func changes(forObserverAt version: Int) -> (changes: ChangeSet?, old: StoreContext?) {
+    func changes(forObserverAt version: Int) -> (changes: ChangeSet?, old: Snapshot?) {
         version == oldVersion ? (changes, old) : (changesSince(version), nil)
     }
 }
@@ -78,7 +78,7 @@ final class ChangeNotifier: @unchecked Sendable {
     private var providedSnapshot: Transaction?
 
     // Notifier thread.
-    private var snapshot: StoreContext?
+    private var snapshot: Snapshot?
     private var version: Int?
     /// The environment this notifier announced itself on as a watcher (``ChangeWatch``), while it has observers.
     private var watchedEnvironment: Environment?
@@ -87,13 +87,10 @@ final class ChangeNotifier: @unchecked Sendable {
     /// The first version the log is known to cover every commit after: the first round's, once watching.
     private var logCompleteFrom: Int?
 
-    init(path: String, interval: Duration) {
-        self.path = path
-        self.interval = interval
-    }
-
-    func attach(_ database: Database) {
-        lock.withLock { self.database = database }
+    init(database: Database) {
+        self.path = database.configuration.path
+        self.interval = database.configuration.crossProcessNotificationInterval
+        self.database = database
     }
 
     /// A fresh observer ID.
@@ -255,7 +252,7 @@ final class ChangeNotifier: @unchecked Sendable {
             let transaction = try usable ?? database.environment.beginRead()
             try database.warm(transaction)
             transaction.isShared = true
-            let new = StoreContext(database: database, frozenAt: transaction)
+            let new = Snapshot(owner: database, frozenAt: transaction)
             let newVersion = transaction.id
             if !behind, newVersion == version { return }
             if watchIsVisible, logCompleteFrom == nil { logCompleteFrom = newVersion }
@@ -320,5 +317,30 @@ final class ChangeNotifier: @unchecked Sendable {
             }
             return common ?? []
         }
+    }
+}
+
+extension ChangeNotifier: DatabaseAttachment, CommitObserver {
+    func databaseWillClose() {
+        stop()
+    }
+
+    func willCommit(version: Int, silencing observerIDs: Set<Int>) {
+        silence(version: version, observerIDs: observerIDs)
+    }
+
+    func didFailToCommit(version: Int) {
+        silence(version: version, observerIDs: [], replacing: true)
+    }
+
+    func didCommit(version: Int) {
+        commitLanded()
+    }
+}
+
+extension Database {
+    /// The notifier of this database, made with its first observer (its thread starts then).
+    var notifier: ChangeNotifier {
+        attachments.attachment(ChangeNotifier.self) { ChangeNotifier(database: self) }
     }
 }

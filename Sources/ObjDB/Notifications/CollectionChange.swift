@@ -33,7 +33,7 @@ public enum CollectionChange<Collection> {
 
 extension CollectionChange: Sendable where Collection: Sendable {}
 
-/// What changed in an observed object, as ``Object/observe(keyPaths:_:)`` reports it.
+/// What changed in an observed object, as ``ObjectObservable/observe(keyPaths:_:)`` reports it.
 public enum ObjectChange<Observed> {
     /// One or more of the object's properties changed; `properties` name them, in declaration order.
     case change(Observed, [PropertyChange])

@@ -14,6 +14,7 @@ extension ObjectObservable where Self: Object {
     /// - Parameter keyPaths: property names, or a link and a property of what it reaches
     ///   (`"author.name"`); when given, changes to anything else are not reported. Without them,
     ///   every property counts, and a change to an object one link away reports the link property.
+    /// - Parameter block: called on the view's queue with each change.
     /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object, and
     ///   what ``Results/observe(keyPaths:_:)`` throws.
     public func observe(keyPaths: [String]? = nil, _ block: @escaping (ObjectChange<Self>) -> Void) throws
@@ -22,19 +23,20 @@ extension ObjectObservable where Self: Object {
         guard let accessor, accessor.owner == nil, accessor.isValid else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
         }
-        let context = accessor.context
-        try context.confinement.check("observe")
-        guard !context.isFrozen else { throw ObjDBError.frozen(operation: "observe") }
-        guard let queue = context.confinement.deliveryQueue else {
-            throw ObjDBError.noDeliveryQueue(operation: "observe")
+        let snapshot = accessor.snapshot
+        snapshot.confinement.require("observe")
+        precondition(!snapshot.isFrozen, Results<Object>.frozenObservationMessage)
+        let database = ReadView(snapshot: snapshot).database
+        guard let queue = snapshot.confinement.deliveryQueue else {
+            preconditionFailure(Results<Object>.noDeliveryQueueMessage)
         }
         let binding = accessor.binding
-        let notifier = context.database.notifier
+        let notifier = database.notifier
         let observer = ObjectObserver(
             id: notifier.makeID(), binding: binding, key: accessor.key,
-            observed: try ObservedKeyPaths(keyPaths: keyPaths, binding: binding, database: context.database),
-            delivery: context.deliveryOrMake(queue: queue), object: self,
-            version: try context.readVersion(), block: block)
+            observed: try ObservedKeyPaths(keyPaths: keyPaths, binding: binding, database: database),
+            delivery: snapshot.deliveryOrMake(queue: queue, notifier: notifier), object: self,
+            version: try snapshot.readVersion(), block: block)
         let isActive = observer.isActive
         return notifier.add(observer) { isActive.clear() }
     }
@@ -57,11 +59,11 @@ extension ObjectObservable where Self: Object {
             continuation.finish()
             return stream
         }
-        let database = accessor.context.database
+        let database = ReadView(snapshot: accessor.snapshot).database
         let notifier = database.notifier
         let observer = ObjectStreamObserver<Self>(
             id: notifier.makeID(), binding: accessor.binding, key: accessor.key, objectKey: accessor.objectKey,
-            database: database, version: try? accessor.context.readVersion(), continuation: continuation)
+            database: database, version: try? accessor.snapshot.readVersion(), continuation: continuation)
         let token = notifier.add(observer)
         continuation.onTermination = { _ in token.invalidate() }
         return stream
@@ -69,14 +71,14 @@ extension ObjectObservable where Self: Object {
 
     /// An immutable copy of the object at its view's version, readable from any thread.
     ///
-    /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object;
-    ///   ``ObjDBError/wrongThread(operation:expected:)``.
+    /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object.
+    /// - Precondition: called where the object's view belongs.
     public func freeze() throws -> Frozen<Self> {
         guard let accessor, accessor.owner == nil, accessor.isValid else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
         }
-        let view = try ReadView(context: accessor.context).freeze()
-        guard let frozen = try view.context.object(Self.self, key: accessor.objectKey) else {
+        let view = try ReadView(snapshot: accessor.snapshot).freeze()
+        guard let frozen = try view.snapshot.object(Self.self, key: accessor.objectKey) else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
         }
         return Frozen(frozen)

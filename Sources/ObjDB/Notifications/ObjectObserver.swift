@@ -60,7 +60,7 @@ final class ObjectChangeTracker {
         isDeleted = deleted
         if !deleted && (changed.isEmpty || round.silenced.contains(observerID)) { return nil }
 
-        let codec = ValueCodec(schema: round.new.database.schemaIndex)
+        let codec = ValueCodec(schema: round.new.catalog.schemaIndex)
         let oldRecord = try old?.record(in: binding, key: key)
         let properties: [PropertyChange] =
             deleted

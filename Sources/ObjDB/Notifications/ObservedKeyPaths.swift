@@ -69,14 +69,14 @@ struct ObservedKeyPaths: Sendable {
     var linkedTypes: Set<String> { Set(links.map(\.target)) }
 
     /// The objects of `binding` whose observed links reach an object that `changes` changed (in
-    /// an observed property), and through which link property; read in `context`.
-    func linkingSources(of changes: ChangeSet, in context: StoreContext, binding: TypeBinding) throws
+    /// an observed property), and through which link property; read in `snapshot`.
+    func linkingSources(of changes: ChangeSet, in snapshot: Snapshot, binding: TypeBinding) throws
         -> [(key: [UInt8], propertyID: UInt16)]
     {
         var sources: [(key: [UInt8], propertyID: UInt16)] = []
         for link in links {
             guard let changed = changes.types[link.target], !changed.isWholesale,
-                let target = context.database.bindings[link.target]
+                let target = snapshot.catalog.bindings[link.target]
             else { continue }
             for (key, change) in changed.objects where change.existedBefore && change.existsAfter {
                 if let watched = link.targetProperties, !change.allProperties,
@@ -84,8 +84,8 @@ struct ObservedKeyPaths: Sendable {
                 {
                     continue
                 }
-                for source in try context.incomingLinks(to: key, in: target)
-                where source.type == binding.schema.name && source.propertyID == link.propertyID {
+                for source in try snapshot.source().incomingLinks(to: key, in: target)
+                where source.typeName == binding.schema.name && source.propertyID == link.propertyID {
                     sources.append((source.key, link.propertyID))
                 }
             }

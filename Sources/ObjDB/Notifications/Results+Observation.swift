@@ -19,15 +19,17 @@ extension Results {
     ///   (`"author.name"`); when given, a change to anything else of an object that stays in
     ///   place is not reported. Without them, every property counts, and so does any change to
     ///   an object one link away.
-    /// - Throws: ``ObjDBError/noDeliveryQueue(operation:)`` when the view has no queue,
-    ///   ``ObjDBError/wrongThread(operation:expected:)`` off the view's queue or thread,
-    ///   ``ObjDBError/frozen(operation:)``, ``ObjDBError/unknownProperty(type:property:)``.
+    /// - Parameter block: called on the view's queue with `.initial`, then with each change.
+    /// - Throws: ``ObjDBError/unknownProperty(type:property:)`` for an unknown key path.
+    /// - Precondition: the view is live, has a queue to deliver on (made with
+    ///   ``Database/view(queue:)``, or on the main thread, whose run loop must run), and this is
+    ///   called there.
     public func observe(
         keyPaths: [String]? = nil, _ block: @escaping (CollectionChange<Results<Element>>) -> Void
     ) throws -> NotificationToken {
-        try context.confinement.check("observe")
-        guard let queue = context.confinement.deliveryQueue else {
-            throw ObjDBError.noDeliveryQueue(operation: "observe")
+        snapshot.confinement.require("observe")
+        guard let queue = snapshot.confinement.deliveryQueue else {
+            preconditionFailure(Self.noDeliveryQueueMessage)
         }
         return try register(on: queue, results: self, keyPaths: keyPaths, block: block)
     }
@@ -40,15 +42,15 @@ extension Results {
         on queue: DispatchQueue, keyPaths: [String]? = nil,
         _ block: @escaping @Sendable (CollectionChange<Results<Element>>) -> Void
     ) throws -> NotificationToken {
-        if let own = context.confinement.deliveryQueue, own === queue {
+        if let own = snapshot.confinement.deliveryQueue, own === queue {
             return try observe(keyPaths: keyPaths, block)
         }
-        try context.confinement.check("observe")
-        guard !context.isFrozen else { throw ObjDBError.frozen(operation: "observe") }
-        let queueContext = StoreContext(database: context.database)
-        queueContext.confinement = .queue(queue, QueueIdentity.of(queue))
+        snapshot.confinement.require("observe")
+        precondition(!snapshot.isFrozen, Self.frozenObservationMessage)
+        let queueSnapshot = Snapshot(owner: snapshot.owner)
+        queueSnapshot.confinement = .queue(queue, QueueIdentity.of(queue))
         return try register(
-            on: queue, results: Results(context: queueContext, binding: binding, spec: spec), keyPaths: keyPaths,
+            on: queue, results: Results(snapshot: queueSnapshot, binding: binding, spec: spec), keyPaths: keyPaths,
             block: block)
     }
 
@@ -63,7 +65,7 @@ extension Results {
     ///
     /// Iterate it from any task; the sequence ends when the iterating task is cancelled.
     public var changes: AsyncStream<CollectionChange<FrozenResults<Element>>> {
-        let database = context.database
+        let database = ReadView(snapshot: snapshot).database
         let differ = ResultsDiffer(binding: binding, spec: spec, database: database)
         let (stream, continuation) = AsyncStream<CollectionChange<FrozenResults<Element>>>.makeStream(
             bufferingPolicy: .unbounded)
@@ -79,13 +81,13 @@ extension Results {
         on queue: DispatchQueue, results: Results<Element>, keyPaths: [String]?,
         block: @escaping (CollectionChange<Results<Element>>) -> Void
     ) throws -> NotificationToken {
-        let context = results.context
-        guard !context.isFrozen else { throw ObjDBError.frozen(operation: "observe") }
-        let database = context.database
+        let snapshot = results.snapshot
+        precondition(!snapshot.isFrozen, Self.frozenObservationMessage)
+        let database = ReadView(snapshot: snapshot).database
         let differ = ResultsDiffer(
             binding: binding, spec: spec, database: database,
             observed: try ObservedKeyPaths(keyPaths: keyPaths, binding: binding, database: database))
-        let delivery = context.deliveryOrMake(queue: queue)
+        let delivery = snapshot.deliveryOrMake(queue: queue, notifier: database.notifier)
         let notifier = database.notifier
         let observer = ResultsObserver(
             id: notifier.makeID(), differ: differ, delivery: delivery, results: results, block: block)
@@ -94,12 +96,25 @@ extension Results {
     }
 }
 
-extension StoreContext {
-    /// The delivery of this context's notifications, made on first use.
-    func deliveryOrMake(queue: DispatchQueue) -> ViewDelivery {
-        if let delivery { return delivery }
-        let made = ViewDelivery(queue: queue, context: self)
-        delivery = made
+extension Snapshot {
+    /// The delivery of this snapshot's notifications, made on first use.
+    func deliveryOrMake(queue: DispatchQueue, notifier: ChangeNotifier) -> ViewDelivery {
+        if let delivery = observation as? ViewDelivery { return delivery }
+        let made = ViewDelivery(queue: queue, snapshot: self, notifier: notifier)
+        observation = made
         return made
+    }
+}
+
+extension Results {
+    /// Why `observe` stopped the program on a view that has nowhere to deliver.
+    static var noDeliveryQueueMessage: String {
+        "observe needs a queue to deliver on: open the view with view(queue:) or on the main thread "
+            + "(and run its run loop), or use the changes async sequence."
+    }
+
+    /// Why `observe` stopped the program on a frozen view.
+    static var frozenObservationMessage: String {
+        "A frozen view, object or results cannot be observed: it never changes; observe a live view."
     }
 }

@@ -49,11 +49,11 @@ struct ResultsDiffer {
     }
 
     /// The keys the query selects in `context`.
-    func keys(in context: StoreContext) throws -> KeyChunks {
+    func keys(in snapshot: Snapshot) throws -> KeyChunks {
         KeyChunks(
             spec.isEverything
-                ? try context.allKeys(in: binding)
-                : try QueryExecution(context: context, binding: binding, spec: spec).keys())
+                ? try snapshot.source().allKeys(in: binding)
+                : try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).keys())
     }
 
     /// The diff from `oldKeys` (the results at `old`'s version) to the results at `new`'s; `nil`
@@ -62,7 +62,7 @@ struct ResultsDiffer {
     /// - Parameters:
     ///   - changes: the folded change log between the two versions, or `nil` when unknown.
     ///   - old: a context at the old version, if still held.
-    func diff(from oldKeys: KeyChunks, changes: ChangeSet?, old: StoreContext?, new: StoreContext) throws
+    func diff(from oldKeys: KeyChunks, changes: ChangeSet?, old: Snapshot?, new: Snapshot) throws
         -> ResultsDiff?
     {
         let ownDiff = try diffOfReadTypes(from: oldKeys, changes: changes, old: old, new: new)
@@ -71,7 +71,7 @@ struct ResultsDiffer {
         let linking = try observed.linkingSources(of: changes, in: new, binding: binding)
         guard !linking.isEmpty else { return ownDiff }
         var diff = ownDiff ?? ResultsDiff(newKeys: oldKeys)
-        let order = QueryOrder(binding: binding, spec: spec, context: new)
+        let order = QueryOrder(binding: binding, spec: spec, snapshot: new)
         var modifications = Set(diff.modifications)
         let inserted = Set(diff.insertions)
         for source in linking {
@@ -86,7 +86,7 @@ struct ResultsDiffer {
     }
 
     /// The diff as far as the types the query reads go; `nil` when none of them changed.
-    private func diffOfReadTypes(from oldKeys: KeyChunks, changes: ChangeSet?, old: StoreContext?, new: StoreContext)
+    private func diffOfReadTypes(from oldKeys: KeyChunks, changes: ChangeSet?, old: Snapshot?, new: Snapshot)
         throws -> ResultsDiff?
     {
         if let changes, readTypes.allSatisfy({ !changes.touches($0) }) { return nil }
@@ -103,12 +103,12 @@ struct ResultsDiffer {
 
     // MARK: - Incremental
 
-    private func incremental(from oldKeys: KeyChunks, changes: TypeChangeSet, old: StoreContext?, new: StoreContext)
+    private func incremental(from oldKeys: KeyChunks, changes: TypeChangeSet, old: Snapshot?, new: Snapshot)
         throws -> ResultsDiff
     {
-        let matcher = try spec.filter.map { try QueryCompiler(context: new, root: binding).compile($0) }
-        let oldOrder = old.map { QueryOrder(binding: binding, spec: spec, context: $0) }
-        let newOrder = QueryOrder(binding: binding, spec: spec, context: new)
+        let matcher = try spec.filter.map { try QueryCompiler(source: new.source(), root: binding).compile($0) }
+        let oldOrder = old.map { QueryOrder(binding: binding, spec: spec, snapshot: $0) }
+        let newOrder = QueryOrder(binding: binding, spec: spec, snapshot: new)
         var removals: [Int] = []
         var inPlace: [(key: [UInt8], relevant: Bool)] = []
         var additions: [[UInt8]] = []
@@ -167,7 +167,7 @@ struct ResultsDiffer {
 
     // MARK: - Whole lists
 
-    private func wholesale(from oldKeys: KeyChunks, changes: TypeChangeSet?, old: StoreContext?, new: StoreContext)
+    private func wholesale(from oldKeys: KeyChunks, changes: TypeChangeSet?, old: Snapshot?, new: Snapshot)
         throws -> ResultsDiff
     {
         let newKeys = try keys(in: new)
@@ -213,7 +213,7 @@ struct ResultsDiffer {
     }
 
     /// Whether an object present at both versions changed at all (so it may have moved).
-    private func wasChanged(_ key: [UInt8], changes: TypeChangeSet?, old: StoreContext?, new: StoreContext) throws
+    private func wasChanged(_ key: [UInt8], changes: TypeChangeSet?, old: Snapshot?, new: Snapshot) throws
         -> Bool
     {
         if let changes, !changes.isWholesale { return changes.objects[key] != nil }
@@ -249,7 +249,7 @@ struct ResultsDiffer {
     }
 
     /// Whether an object present at both versions changed in an observed property.
-    private func wasModified(_ key: [UInt8], changes: TypeChangeSet?, old: StoreContext?, new: StoreContext) throws
+    private func wasModified(_ key: [UInt8], changes: TypeChangeSet?, old: Snapshot?, new: Snapshot) throws
         -> Bool
     {
         if let changes, !changes.isWholesale {
@@ -322,18 +322,18 @@ struct ResultsDiffer {
 struct QueryOrder {
     let binding: TypeBinding
     let spec: QuerySpec
-    let context: StoreContext
+    let snapshot: Snapshot
     private let paths: [[String]]
 
-    init(binding: TypeBinding, spec: QuerySpec, context: StoreContext) {
+    init(binding: TypeBinding, spec: QuerySpec, snapshot: Snapshot) {
         self.binding = binding
         self.spec = spec
-        self.context = context
+        self.snapshot = snapshot
         self.paths = spec.sorts.map { $0.keyPath.split(separator: ".").map(String.init) }
     }
 
     func sortValues(of key: [UInt8]) throws -> [StoredValue] {
-        try paths.map { try QueryPaths(context: context).value(at: $0, of: key, in: binding) }
+        try paths.map { try QueryPaths(source: snapshot.source()).value(at: $0, of: key, in: binding) }
     }
 
     /// Whether `left` comes before `right`; `knownValues` saves reading one key's values again.

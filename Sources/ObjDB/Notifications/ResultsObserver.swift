@@ -118,7 +118,7 @@ final class ResultsStreamObserver<Element: Object>: ChangeObserver {
 
     func process(_ round: NotificationRound) throws -> ObserverOutput? {
         let step = try tracker.advance(round)
-        let view = FrozenView(context: round.new)
+        let view = FrozenView(snapshot: round.new)
         let continuation = self.continuation
         switch step {
         case .initial(let keys):

@@ -8,17 +8,19 @@ import Foundation
 /// so the results they see are exactly the ones the change describes. A view in a write
 /// transaction holds its rounds until the write ends.
 final class ViewDelivery: @unchecked Sendable {
-    // @unchecked: `pending` is guarded by `lock`; `context` is used only on `queue`.
+    // @unchecked: `pending` and `afterDelivery` are guarded by `lock`; `snapshot` is used only on `queue`.
     let queue: DispatchQueue
-    private weak var context: StoreContext?
+    private weak var snapshot: Snapshot?
+    private weak var notifier: ChangeNotifier?
     private let lock = NSLock()
     private var pending: [(snapshot: Transaction, work: [() -> Void])] = []
     /// Called after rounds were delivered: the notifier may hold back observers until then.
     private var afterDelivery: (@Sendable () -> Void)?
 
-    init(queue: DispatchQueue, context: StoreContext) {
+    init(queue: DispatchQueue, snapshot: Snapshot, notifier: ChangeNotifier) {
         self.queue = queue
-        self.context = context
+        self.snapshot = snapshot
+        self.notifier = notifier
     }
 
     /// Queues a round's work and schedules its delivery on the view's queue.
@@ -35,11 +37,11 @@ final class ViewDelivery: @unchecked Sendable {
 
     /// Runs every waiting round; call on the view's queue.
     func drain() {
-        guard let context else {
+        guard let snapshot else {
             lock.withLock { pending.removeAll() }
             return
         }
-        if context.isClosed {
+        if snapshot.isClosed {
             lock.withLock { pending.removeAll() }
             return
         }
@@ -47,12 +49,30 @@ final class ViewDelivery: @unchecked Sendable {
         // and this loop must not then run an older one after them.
         var delivered = false
         defer { if delivered, let afterDelivery = lock.withLock({ afterDelivery }) { afterDelivery() } }
-        while !context.isWriting, !context.isClosed {
+        while !snapshot.isWriting, !snapshot.isClosed {
             let round = lock.withLock { pending.isEmpty ? nil : pending.removeFirst() }
             guard let round else { return }
             delivered = true
-            context.adopt(round.snapshot)
+            snapshot.adopt(round.snapshot)
             for work in round.work { work() }
         }
+    }
+}
+
+extension ViewDelivery: SnapshotObservation {
+    func deliverPending() {
+        drain()
+    }
+
+    func resumeAfterWrite() {
+        if hasPending { queue.async { self.drain() } }
+    }
+
+    func catchUp() -> Bool {
+        guard let notifier else { return false }
+        notifier.runRound()
+        drain()
+        // A view whose observers are all gone is no longer moved by the notifier.
+        return hasPending || notifier.hasObservers(of: self)
     }
 }

@@ -22,11 +22,6 @@ open class ObjectBase {
         guard let accessor else { return false }
         return !accessor.isValid
     }
-
-    /// The view the object reads from, if the store manages it.
-    public var view: ReadView? {
-        accessor.map { ReadView(context: $0.context) }
-    }
 }
 
 /// A class whose instances ObjDB stores: subclass it and mark stored properties with ``Persisted``.

@@ -8,7 +8,13 @@ import Foundation
 /// `{a, b}` lists; `%@` and `%K` arguments; `nil`/`NULL`, `true`/`false`/`YES`/`NO`;
 /// `TRUEPREDICATE` and `FALSEPREDICATE`.
 struct PredicateParser {
+    /// The deepest nesting of parentheses, `NOT`s and `{…}` lists a predicate may have: far
+    /// beyond any written by hand, and shallow enough that parsing, compiling and evaluating
+    /// (all recursive) stay far from the end of a thread's stack.
+    static let maximumDepth = 100
+
     private let text: String
+    private var depth = 0
     private var tokens: [Token] = []
     private var position = 0
     private var arguments: [Any]
@@ -52,6 +58,8 @@ struct PredicateParser {
 
     private mutating func parseNot() throws -> QueryExpression {
         if current.isKeyword("NOT") || current.kind == .symbol("!") {
+            try enterNesting()
+            defer { depth -= 1 }
             advance()
             return .not(try parseNot())
         }
@@ -60,6 +68,8 @@ struct PredicateParser {
 
     private mutating func parsePrimary() throws -> QueryExpression {
         if current.kind == .symbol("(") {
+            try enterNesting()
+            defer { depth -= 1 }
             advance()
             let inner = try parseOr()
             try expect(.symbol(")"), "a closing parenthesis")
@@ -178,6 +188,8 @@ struct PredicateParser {
             argumentIndex += 1
             return .keyPath(name.split(separator: ".").map(String.init))
         case .symbol("{"):
+            try enterNesting()
+            defer { depth -= 1 }
             advance()
             var values: [StoredValue] = []
             if current.kind != .symbol("}") {
@@ -235,6 +247,14 @@ struct PredicateParser {
             try expect(.symbol("]"), "']' to close the modifiers")
         }
         return (op, options)
+    }
+
+    /// Counts one more level of nesting at the current token, or throws past ``maximumDepth``.
+    private mutating func enterNesting() throws {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            throw error("the predicate nests deeper than \(Self.maximumDepth) levels")
+        }
     }
 
     // MARK: Arguments

@@ -2,14 +2,36 @@ import Foundation
 
 /// Turns a ``QueryExpression`` into a ``RowMatcher`` over records of one type.
 struct QueryCompiler {
-    let context: StoreContext
+    let source: RecordSource
     let root: TypeBinding
 
-    private var database: Database { context.database }
-    private var codec: ValueCodec { ValueCodec(schema: database.schemaIndex) }
+    private var catalog: StoreCatalog { source.catalog }
+    private var codec: ValueCodec { ValueCodec(schema: catalog.schemaIndex) }
+
+    /// The deepest expression compiled: compiling and matching recurse, and every front-end can nest
+    /// (a string predicate up to ``PredicateParser/maximumDepth`` levels, each up to an OR, an AND and a NOT deep).
+    static let maximumDepth = 4 * PredicateParser.maximumDepth
 
     func compile(_ expression: QueryExpression) throws -> RowMatcher {
-        try compile(expression, in: root)
+        guard Self.depth(of: expression) <= Self.maximumDepth else {
+            throw invalid("the query nests deeper than \(Self.maximumDepth) levels")
+        }
+        return try compile(expression, in: root)
+    }
+
+    /// The expression's depth, found without recursing (it may be deep).
+    private static func depth(of expression: QueryExpression) -> Int {
+        var deepest = 0
+        var pending = [(expression, 1)]
+        while let (next, level) = pending.popLast() {
+            deepest = max(deepest, level)
+            switch next {
+            case .not(let operand): pending.append((operand, level + 1))
+            case .and(let operands), .or(let operands): pending += operands.map { ($0, level + 1) }
+            case .constant, .comparison: break
+            }
+        }
+        return deepest
     }
 
     private func compile(_ expression: QueryExpression, in binding: TypeBinding) throws -> RowMatcher {
@@ -52,7 +74,7 @@ struct QueryCompiler {
         guard let name = path.first, let property = binding[name] else { return false }
         if property.schema.collection != .single || property.schema.type == .linkingObjects { return true }
         guard path.count > 1, property.schema.type == .object, let target = property.schema.objectType,
-            let targetBinding = database.bindings[target]
+            let targetBinding = catalog.bindings[target]
         else { return false }
         return try pathHasCollection(path.dropFirst(), in: targetBinding)
     }
@@ -71,7 +93,7 @@ struct QueryCompiler {
         let slot = property.slot
 
         if schema.type == .linkingObjects {
-            guard let originName = schema.objectType, let origin = database.bindings[originName],
+            guard let originName = schema.objectType, let origin = catalog.bindings[originName],
                 let originProperty = schema.originProperty.flatMap({ origin[$0] })
             else { throw invalid("\(name) has no origin") }
             if rest.isEmpty {
@@ -93,7 +115,7 @@ struct QueryCompiler {
                     comparison.quantifier,
                     keys.lazy.map { key in
                         key.withUnsafeBytes { keyBytes in
-                            guard let reader = try? self.context.record(in: origin, key: key) else { return false }
+                            guard let reader = try? self.source.record(in: origin, key: key) else { return false }
                             return inner(QueryRow(reader: reader, key: keyBytes))
                         }
                     })
@@ -101,14 +123,14 @@ struct QueryCompiler {
         }
 
         if !rest.isEmpty {
-            guard schema.type == .object, let targetName = schema.objectType, let target = database.bindings[targetName]
+            guard schema.type == .object, let targetName = schema.objectType, let target = catalog.bindings[targetName]
             else { throw invalid("\(name) is not a link, so \(path.joined(separator: ".")) leads nowhere") }
             if schema.collection == .single {
                 let inner = try compile(comparison, path: rest, in: target, quantified: quantified)
                 let nilOutcome = try outcomeForNil(comparison, path: rest, in: target)
                 return { row in
                     guard case .bytes(let key) = row.reader.field(slot),
-                        let reader = try? self.context.record(in: target, key: key)
+                        let reader = try? self.source.record(in: target, key: key)
                     else { return nilOutcome }
                     return inner(QueryRow(reader: reader, key: key))
                 }
@@ -121,7 +143,7 @@ struct QueryCompiler {
                 }
                 var outcomes: [Bool] = []
                 self.codec.forEachElement(field, as: schema) { element in
-                    guard let element, let reader = try? self.context.record(in: target, key: element) else {
+                    guard let element, let reader = try? self.source.record(in: target, key: element) else {
                         return
                     }
                     outcomes.append(inner(QueryRow(reader: reader, key: element)))
@@ -187,9 +209,7 @@ struct QueryCompiler {
             let matcher = try numberMatcher(comparison)
             return { row in
                 var count = 0.0
-                if case .bytes(let field) = row.reader.field(slot), field.count >= 4 {
-                    count = Double(UInt32(littleEndian: field.loadUnaligned(as: UInt32.self)))
-                }
+                if case .bytes(let field) = row.reader.field(slot) { count = Double(ValueCodec.elementCount(field)) }
                 return withUnsafeBytes(of: count) { matcher.matches($0) }
             }
         }
@@ -205,8 +225,10 @@ struct QueryCompiler {
             guard absent != nil else { return nil }
             let op = comparison.op
             return { row in
-                guard case .bytes(let bytes) = row.reader.field(slot), bytes.count == 8 else { return absent! }
-                return ordered(op, Int64(littleEndian: bytes.loadUnaligned(as: Int64.self)), constant)!
+                guard case .bytes(let bytes) = row.reader.field(slot), let value = FieldDecoding.integer(bytes) else {
+                    return absent!
+                }
+                return ordered(op, value, constant)!
             }
         case (.string, .string(let text)) where comparison.op == .equal || comparison.op == .notEqual:
             let constant = Array(text.utf8)
@@ -232,7 +254,7 @@ struct QueryCompiler {
         let schema = property.schema
         let isCollection = schema.collection != .single || schema.type == .linkingObjects
         if path.count > 1, !isCollection, schema.type == .object, let target = schema.objectType,
-            let targetBinding = database.bindings[target]
+            let targetBinding = catalog.bindings[target]
         {
             return try outcomeForNil(comparison, path: path.dropFirst(), in: targetBinding)
         }
@@ -275,11 +297,11 @@ struct QueryCompiler {
     )
         -> [[UInt8]]
     {
-        let sources = (try? context.incomingLinks(to: Array(key), in: binding)) ?? []
-        guard let originBinding = database.bindings[origin] else { return [] }
+        let sources = (try? source.incomingLinks(to: key, in: binding)) ?? []
+        guard let originBinding = catalog.bindings[origin] else { return [] }
         return sources.filter { source in
-            source.type == origin && source.propertyID == property.schema.id
-                && ((try? context.record(in: originBinding, key: source.key)) ?? nil) != nil
+            source.typeName == origin && source.propertyID == property.schema.id
+                && ((try? self.source.record(in: originBinding, key: source.key)) ?? nil) != nil
         }.map(\.key)
     }
 

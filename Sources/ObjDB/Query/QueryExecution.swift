@@ -2,13 +2,13 @@ import Foundation
 
 /// Runs a ``QuerySpec`` on one snapshot: plan, scan, filter, sort, distinct, limit.
 struct QueryExecution {
-    let context: StoreContext
+    let source: RecordSource
     let binding: TypeBinding
     let spec: QuerySpec
 
     /// The plan the query runs with, as `explain()` shows it.
     func explain() throws -> String {
-        let (plan, sortedByPlan) = try QueryPlanner(context: context, binding: binding)
+        let (plan, sortedByPlan) = try QueryPlanner(catalog: source.catalog, binding: binding)
             .plan(filter: spec.filter, sorts: spec.sorts)
         var text = "\(binding.schema.name): \(plan)"
         if let filter = spec.filter { text += ", filter \(filter.text)" }
@@ -50,10 +50,10 @@ struct QueryExecution {
         -> [[UInt8]]
     {
         guard let table = binding.table else { return [] }
-        let matcher = try spec.filter.map { try QueryCompiler(context: context, root: binding).compile($0) }
-        let (plan, sortedByPlan) = try QueryPlanner(context: context, binding: binding)
+        let matcher = try spec.filter.map { try QueryCompiler(source: source, root: binding).compile($0) }
+        let (plan, sortedByPlan) = try QueryPlanner(catalog: source.catalog, binding: binding)
             .plan(filter: spec.filter, sorts: spec.sorts)
-        let transaction = try context.readTransaction()
+        let transaction = source.transaction
         let orderedByScan = spec.sorts.isEmpty ? plan.yieldsKeyOrder : sortedByPlan
         let stopEarly = spec.limit.flatMap { orderedByScan && spec.distinctPaths.isEmpty ? $0 : nil }
         var matched: [[UInt8]] = []
@@ -150,9 +150,9 @@ struct QueryExecution {
 
     private func sort(_ keys: [[UInt8]]) throws -> [[UInt8]] {
         let paths = spec.sorts.map { $0.keyPath.split(separator: ".").map(String.init) }
-        for path in paths { try QueryPaths(context: context).validateSortPath(path, from: binding) }
+        for path in paths { try QueryPaths(source: source).validateSortPath(path, from: binding) }
         let rows = try keys.map { key in
-            (key, try paths.map { try QueryPaths(context: context).value(at: $0, of: key, in: binding) })
+            (key, try paths.map { try QueryPaths(source: source).value(at: $0, of: key, in: binding) })
         }
         let sorts = spec.sorts
         return rows.enumerated().sorted { left, right in
@@ -168,17 +168,17 @@ struct QueryExecution {
 
     private func distinct(_ keys: [[UInt8]]) throws -> [[UInt8]] {
         let paths = spec.distinctPaths.map { $0.split(separator: ".").map(String.init) }
-        for path in paths { try QueryPaths(context: context).validateSortPath(path, from: binding) }
+        for path in paths { try QueryPaths(source: source).validateSortPath(path, from: binding) }
         var seen = Set<[StoredValue]>()
         return try keys.filter { key in
-            seen.insert(try paths.map { try QueryPaths(context: context).value(at: $0, of: key, in: binding) }).inserted
+            seen.insert(try paths.map { try QueryPaths(source: source).value(at: $0, of: key, in: binding) }).inserted
         }
     }
 }
 
 /// Values along key paths through to-one links, for sorting and `distinct`.
 struct QueryPaths {
-    let context: StoreContext
+    let source: RecordSource
 
     func validateSortPath(_ path: [String], from binding: TypeBinding) throws {
         var current = binding
@@ -194,7 +194,7 @@ struct QueryPaths {
             if position < path.count - 1 {
                 guard property.schema.type == .object,
                     let target = property.schema.objectType.flatMap({
-                        context.database.bindings[$0]
+                        source.catalog.bindings[$0]
                     })
                 else {
                     throw ObjDBError.invalidQuery(type: binding.schema.name, reason: "\(name) is not a link")
@@ -208,14 +208,14 @@ struct QueryPaths {
     func value(at path: [String], of key: [UInt8], in binding: TypeBinding) throws -> StoredValue {
         var current = binding
         var currentKey = key
-        let codec = ValueCodec(schema: context.database.schemaIndex)
+        let codec = ValueCodec(schema: source.catalog.schemaIndex)
         for (position, name) in path.enumerated() {
-            guard let property = current[name], let reader = try context.record(in: current, key: currentKey) else {
+            guard let property = current[name], let reader = try source.record(in: current, key: currentKey) else {
                 return .null
             }
             let value = codec.decodeField(reader.field(property.slot), of: property.schema)
             if position == path.count - 1 { return value }
-            guard case .link(let type, let linked) = value, let target = context.database.bindings[type] else {
+            guard case .link(let type, let linked) = value, let target = source.catalog.bindings[type] else {
                 return .null
             }
             current = target

@@ -43,7 +43,7 @@ enum QueryPlan: CustomStringConvertible {
 
 /// Chooses a ``QueryPlan`` for a filter and a sort.
 struct QueryPlanner {
-    let context: StoreContext
+    let catalog: StoreCatalog
     let binding: TypeBinding
 
     /// The plan for `filter` and `sorts`, and whether the plan already yields the sort's order.
@@ -82,8 +82,8 @@ struct QueryPlanner {
         guard isPrimaryKey || property.index != nil else { return nil }
         let bonus = isPrimaryKey ? 0 : 1
 
-        let codec = ValueCodec(schema: context.database.schemaIndex)
-        let maximum = context.database.environment.maxKeySize
+        let codec = ValueCodec(schema: catalog.schemaIndex)
+        let maximum = catalog.maxKeySize
         /// The key of `given`; `nil` when no plan fits; `[]` when no stored object can hold it (too long).
         func key(_ given: StoredValue) throws -> [UInt8]? {
             guard compatible(given, property.schema.type) else { return nil }
@@ -93,12 +93,12 @@ struct QueryPlanner {
                     return nil
                 }
                 let encoded = ObjectKeyCodec.encode(objectKey)
-                return encoded.count > context.database.maxTableKeySize ? [] : encoded
+                return encoded.count > catalog.maxTableKeySize ? [] : encoded
             }
-            do {
-                return try context.indexKey(value, for: property, in: binding)
-            } catch ObjDBError.keyTooLarge {
-                return []  // a unique index holds no value this long
+            switch IndexKeyCodec.entry(for: value, unique: property.schema.index == .unique, maxKeySize: maximum) {
+            case .key(let key): return key
+            case .none: return nil
+            case .tooLarge: return []  // a unique index holds no value this long
             }
         }
 
@@ -141,7 +141,7 @@ struct QueryPlanner {
             guard property.schema.type == .string, case .string(let prefix) = comparison.value else { return nil }
             // Index keys are cut at LMDB's limit: a longer prefix narrows by its first bytes only.
             let low = Array(([KeyEncoding.valueTag] + Array(prefix.utf8)).prefix(maximum))
-            if isPrimaryKey, low.count > context.database.maxTableKeySize { return (lookup(property, [], true), 0) }
+            if isPrimaryKey, low.count > catalog.maxTableKeySize { return (lookup(property, [], true), 0) }
             return (
                 range(property, KeyBound(low, inclusive: true), upperBound(forPrefix: low), isPrimaryKey), 4 + bonus
             )

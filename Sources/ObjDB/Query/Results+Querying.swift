@@ -41,14 +41,14 @@ extension Results {
     public func sorted(by descriptors: [SortKey]) -> Results {
         var spec = self.spec
         spec.sorts = descriptors
-        return Results(context: context, binding: binding, spec: spec)
+        return Results(snapshot: snapshot, binding: binding, spec: spec)
     }
 
     /// The first object of each distinct combination of the properties at `keyPaths`.
     public func distinct(by keyPaths: [String]) -> Results {
         var spec = self.spec
         spec.distinctPaths = keyPaths
-        return Results(context: context, binding: binding, spec: spec)
+        return Results(snapshot: snapshot, binding: binding, spec: spec)
     }
 
     /// At most `count` objects: the first ones in the results' order. Without a sort,
@@ -56,7 +56,7 @@ extension Results {
     public func limit(_ count: Int) -> Results {
         var spec = self.spec
         spec.limit = Swift.max(0, Swift.min(count, spec.limit ?? count))
-        return Results(context: context, binding: binding, spec: spec)
+        return Results(snapshot: snapshot, binding: binding, spec: spec)
     }
 
     /// How the query runs: the access path (a full scan, a primary-key or index lookup or
@@ -66,7 +66,7 @@ extension Results {
     /// try tweets.filter("id IN {1, 2, 3}").explain()   // "Tweet: primary key lookup (3 keys), …"
     /// ```
     public func explain() throws -> String {
-        try QueryExecution(context: context, binding: binding, spec: spec).explain()
+        try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).explain()
     }
 
     /// The smallest value of `property` among the objects, or `nil` when there are none.
@@ -94,20 +94,21 @@ extension Results {
 
     func filtered(by expression: QueryExpression) throws -> Results {
         // Compile and plan once now, so a bad query fails here rather than on first read.
-        _ = try QueryCompiler(context: context, root: binding).compile(expression)
+        _ = try QueryCompiler(source: snapshot.source(), root: binding).compile(expression)
         let spec = self.spec.filtered(by: expression)
-        _ = try QueryPlanner(context: context, binding: binding).plan(filter: spec.filter, sorts: spec.sorts)
-        return Results(context: context, binding: binding, spec: spec)
+        _ = try QueryPlanner(catalog: snapshot.catalog, binding: binding).plan(filter: spec.filter, sorts: spec.sorts)
+        return Results(snapshot: snapshot, binding: binding, spec: spec)
     }
 
     private func values(of property: String) throws -> [StoredValue] {
         let path = property.split(separator: ".").map(String.init)
-        let paths = QueryPaths(context: context)
+        let source = try snapshot.source()
+        let paths = QueryPaths(source: source)
         try paths.validateSortPath(path, from: binding)
         let keys =
             spec.isEverything
-            ? try context.allKeys(in: binding)
-            : try QueryExecution(context: context, binding: binding, spec: spec).keys()
+            ? try source.allKeys(in: binding)
+            : try QueryExecution(source: source, binding: binding, spec: spec).keys()
         return try keys.map { try paths.value(at: path, of: $0, in: binding) }.filter { !$0.isNull }
     }
 

@@ -6,9 +6,9 @@ import Foundation
 /// JSON: it is read once per open, so readability (by `objdb-inspect` and by
 /// people) wins over speed here, unlike records.
 enum StoredSchema {
-    static let key = Array("schema".utf8)
+    static let key = MetaKeys.schema
     /// The schema version alone (u64 big-endian), which every write checks cheaply.
-    static let versionKey = Array("schemaVersion".utf8)
+    static let versionKey = MetaKeys.schemaVersion
 
     /// The schema stored in the file, or `nil` for a store that has none yet.
     static func read(in transaction: Transaction) throws -> Schema? {

@@ -2,6 +2,10 @@ import CLMDB
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One LMDB environment: a store file, its lock file, and the memory map over it.
 ///
 /// A store is one file plus `<file>-lock` beside it (`MDB_NOSUBDIR`). Read
@@ -42,7 +46,11 @@ package final class Environment: @unchecked Sendable {
     ///   may not be created; ``ObjDBError/notAnObjDBStore(path:reason:)`` for a file LMDB
     ///   cannot read; ``ObjDBError/incompatibleOpen(path:reason:)`` when this process
     ///   has the file open with other options; ``ObjDBError/lmdb(_:operation:path:)`` otherwise.
-    package static func open(path: String, options: EnvironmentOptions = .init()) throws -> Environment {
+    /// - Parameter checked: named databases whose pages a new open checks, beside the main
+    ///   database's, before LMDB walks them (the format layer names its metadata database).
+    package static func open(path: String, options: EnvironmentOptions = .init(), checking checked: [String] = [])
+        throws -> Environment
+    {
         let key = canonicalPath(path)
         return try registry.withLock { registry in
             if let existing = registry[key]?.environment {
@@ -55,7 +63,7 @@ package final class Environment: @unchecked Sendable {
                 }
                 return existing
             }
-            let environment = try Environment(path: path, options: options)
+            let environment = try Environment(path: path, options: options, checking: checked)
             registry[key] = WeakEnvironment(environment: environment)
             return environment
         }
@@ -65,17 +73,18 @@ package final class Environment: @unchecked Sendable {
     ///
     /// For tools that only read (`objdb-inspect`, checks): a second, read-only
     /// open of a file this process has open would break LMDB's locks.
-    package static func openForReading(path: String) throws -> Environment {
+    package static func openForReading(path: String, checking checked: [String] = []) throws -> Environment {
         if let existing = registry.withLock({ $0[canonicalPath(path)]?.environment }) { return existing }
         var options = EnvironmentOptions()
         options.readOnly = true
-        return try open(path: path, options: options)
+        return try open(path: path, options: options, checking: checked)
     }
 
-    private init(path: String, options: EnvironmentOptions) throws {
+    private init(path: String, options: EnvironmentOptions, checking checked: [String]) throws {
         self.path = path
         self.options = options
-        try Self.checkFile(at: path, options: options)
+        try options.validate()
+        let existing = try Self.checkFile(at: path, options: options)
 
         var env: OpaquePointer?
         try lmdbCheck(mdb_env_create(&env), "mdb_env_create", path: path)
@@ -100,6 +109,7 @@ package final class Environment: @unchecked Sendable {
                         : "it was written by an incompatible LMDB version")
             }
             try lmdbCheck(code, "mdb_env_open", path: path)
+            if let existing { try Self.checkOpeningTrees(env, file: existing, following: checked) }
 
             var dead: Int32 = 0
             try lmdbCheck(mdb_reader_check(env, &dead), "mdb_reader_check", path: path)
@@ -140,10 +150,18 @@ package final class Environment: @unchecked Sendable {
         return Int(dead)
     }
 
-    /// Writes a consistent copy of the store to `destination`, leaving out free pages.
+    /// Writes a consistent copy of the store to `destination`, a new file (never an existing
+    /// one), leaving out free pages; it is created with the store's ``EnvironmentOptions/fileMode``.
     package func copy(to destination: String, compacting: Bool = true) throws {
         let flags = compacting ? UInt32(MDB_CP_COMPACT) : 0
-        try lmdbCheck(mdb_env_copy2(pointer, destination, flags), "mdb_env_copy2", path: path)
+        let descriptor = Glibc.open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(options.fileMode))
+        guard descriptor >= 0 else {
+            throw ObjDBError.lmdb(LMDBResultCode(rawValue: errno), operation: "open", path: destination)
+        }
+        let code = mdb_env_copyfd2(pointer, descriptor, flags)
+        Glibc.close(descriptor)
+        if code != MDB_SUCCESS { unlink(destination) }
+        try lmdbCheck(code, "mdb_env_copyfd2", path: path)
     }
 }
 
@@ -159,15 +177,18 @@ extension Environment {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    /// Rejects what LMDB would misread or silently create: a missing file that may
-    /// not be created, a directory, and a file too short to hold LMDB's two meta pages.
-    private static func checkFile(at path: String, options: EnvironmentOptions) throws {
+    /// Rejects what LMDB would misread, crash on or silently create: a missing file that may
+    /// not be created, a directory, a file too short to hold LMDB's two meta pages, damaged
+    /// meta pages, and a file shorter than the pages its newest snapshot uses (truncated).
+    ///
+    /// - Returns: the file, read with bounds checks, when it exists and is not empty.
+    private static func checkFile(at path: String, options: EnvironmentOptions) throws -> PageFile? {
         var status = stat()
         guard stat(path, &status) == 0 else {
             if errno == ENOENT && (options.readOnly || !options.createIfMissing) {
                 throw ObjDBError.storeNotFound(path: path)
             }
-            if errno == ENOENT { return }
+            if errno == ENOENT { return nil }
             throw ObjDBError.lmdb(LMDBResultCode(rawValue: errno), operation: "stat", path: path)
         }
         if (status.st_mode & S_IFMT) == S_IFDIR {
@@ -181,5 +202,23 @@ extension Environment {
             throw ObjDBError.notAnObjDBStore(
                 path: path, reason: "the file holds \(status.st_size) bytes, fewer than LMDB's two meta pages")
         }
+        guard status.st_size > 0 else { return nil }
+        let file = try PageFile(path: path)
+        let metas = try MetaPages(file: file)
+        if let problem = metas.problems(newestOnly: true).first {
+            throw ObjDBError.damagedStore(path: path, reason: problem)
+        }
+        try PageCheck.checkLength(file: file, metas: metas)
+        return file
+    }
+
+    /// Checks the trees LMDB walks while a store opens, inside a read transaction that keeps a
+    /// concurrent writer from reusing their pages meanwhile.
+    private static func checkOpeningTrees(_ env: OpaquePointer, file: PageFile, following names: [String]) throws {
+        var txn: OpaquePointer?
+        try lmdbCheck(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin", path: file.path)
+        defer { mdb_txn_abort(txn) }
+        try PageCheck.checkOpening(
+            file: PageFile(path: file.path), maxKeySize: Int(mdb_env_get_maxkeysize(env)), following: names)
     }
 }

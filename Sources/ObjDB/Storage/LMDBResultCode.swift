@@ -7,8 +7,8 @@ import CLMDB
 /// ```swift
 /// do {
 ///     let view = try db.view()
-/// } catch ObjDBError.lmdb(.readersFull, let operation, let path) {
-///     print("\(operation) on \(path): raise Configuration.maxReaders")
+/// } catch LMDBResultCode.readersFull {
+///     print("raise Configuration.maxReaders")
 /// }
 /// ```
 ///

@@ -11,20 +11,20 @@
 /// (and with the notifier's rounds), so freezing copies nothing. It pins that version for
 /// as long as it lives: see ``Database/pinnedVersions()``.
 public final class FrozenView: @unchecked Sendable {
-    // @unchecked: the context is frozen: its transaction is shared read-only and warmed,
-    // its generation never changes, and nothing in it is written after init.
-    let context: StoreContext
+    // @unchecked: the snapshot is frozen (checked in init): its transaction is shared, read-only
+    // and warmed, its generation never changes, and nothing in it is written after init.
+    let snapshot: Snapshot
 
-    init(context: StoreContext) {
-        precondition(context.isFrozen)
-        self.context = context
+    init(snapshot: Snapshot) {
+        precondition(snapshot.isFrozen, "A FrozenView reads a frozen snapshot.")
+        self.snapshot = snapshot
     }
 
     /// The database the snapshot was taken of.
-    public var database: Database { context.database }
+    public var database: Database { ReadView(snapshot: snapshot).database }
 
     /// The committed version the snapshot holds.
-    public var version: Int { (try? context.readTransaction().id) ?? 0 }
+    public var version: Int { (try? snapshot.readTransaction().id) ?? 0 }
 
     /// Every object of `type` at this version, in primary-key order.
     public func objects<T: Object>(_ type: T.Type) -> FrozenResults<T> {
@@ -34,7 +34,7 @@ public final class FrozenView: @unchecked Sendable {
     /// The object of `type` whose primary key is `key`, or `nil`.
     public func object<T: Object>(ofType type: T.Type, forPrimaryKey key: some PrimaryKeyValue) -> Frozen<T>? {
         do {
-            return try context.object(type, key: key._objectKey).map(Frozen.init)
+            return try snapshot.object(type, key: key._objectKey).map(Frozen.init)
         } catch {
             return nil
         }
@@ -51,11 +51,14 @@ public struct FrozenResults<Element: Object>: RandomAccessCollection, Sendable {
 
     init(view: FrozenView, spec: QuerySpec) {
         self.view = view
-        let binding = view.context.database.knownBinding(Element.self)
+        let snapshot = view.snapshot
         do {
-            if let binding {
-                keys = try ResultsDiffer(binding: binding, spec: spec, database: view.context.database)
-                    .keys(in: view.context)
+            if let binding = snapshot.catalog.knownBinding(for: Element.self) {
+                let source = try snapshot.source()
+                keys = KeyChunks(
+                    spec.isEverything
+                        ? try source.allKeys(in: binding)
+                        : try QueryExecution(source: source, binding: binding, spec: spec).keys())
             } else {
                 keys = KeyChunks()
             }
@@ -76,20 +79,13 @@ public struct FrozenResults<Element: Object>: RandomAccessCollection, Sendable {
 
     /// The object at `position`.
     public subscript(position: Int) -> Frozen<Element> {
-        let context = view.context
-        guard let binding = context.database.knownBinding(Element.self),
+        let snapshot = view.snapshot
+        guard let binding = snapshot.catalog.knownBinding(for: Element.self),
             let key = binding.objectKey(fromTableKey: keys[position])
         else {
             preconditionFailure("\(Element.self) is not one of the database's model classes.")
         }
-        let object = context.makeObject(Element.self, binding: binding, keyBytes: keys[position], key: key)
+        let object = snapshot.makeObject(Element.self, binding: binding, keyBytes: keys[position], key: key)
         return Frozen(object)
-    }
-}
-
-extension Database {
-    /// The binding of a model class, or `nil` when the database was not opened with it.
-    func knownBinding(_ type: ObjectBase.Type) -> TypeBinding? {
-        try? binding(for: type)
     }
 }

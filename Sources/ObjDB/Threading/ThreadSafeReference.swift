@@ -46,9 +46,9 @@ extension ThreadSafeReference where Confined: Object {
         guard let accessor = object.accessor, accessor.owner == nil, accessor.isValid else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Confined.self))
         }
-        let context = accessor.context
+        let snapshot = accessor.snapshot
         self.init(
-            database: context.database, version: try context.readVersion(),
+            database: ReadView(snapshot: snapshot).database, version: try snapshot.readVersion(),
             payload: .object(type: accessor.binding.schema.name, key: accessor.key))
     }
 }
@@ -57,7 +57,7 @@ extension ThreadSafeReference {
     /// A reference to the query behind `results`: it resolves to the same query in another view.
     public convenience init<Element>(to results: Results<Element>) throws where Confined == Results<Element> {
         self.init(
-            database: results.context.database, version: try results.context.readVersion(),
+            database: ReadView(snapshot: results.snapshot).database, version: try results.snapshot.readVersion(),
             payload: .results(type: results.binding.schema.name, spec: results.spec))
     }
 }
@@ -66,13 +66,14 @@ extension ReadView {
     /// The object `reference` carries, as this view sees it, or `nil` if it was deleted since.
     ///
     /// - Throws: ``ObjDBError/invalidThreadSafeReference(reason:)`` when resolved already or
-    ///   made for another database; ``ObjDBError/wrongThread(operation:expected:)``.
+    ///   made for another database.
+    /// - Precondition: called where the view belongs.
     public func resolve<T: Object>(_ reference: ThreadSafeReference<T>) throws -> T? {
         try prepareToResolve(reference)
         guard case .object(_, let key) = reference.payload else { return nil }
-        let binding = try context.database.binding(for: T.self)
+        let binding = try database.binding(for: T.self)
         guard let objectKey = binding.objectKey(fromTableKey: key) else { return nil }
-        return try context.object(T.self, key: objectKey)
+        return try snapshot.object(T.self, key: objectKey)
     }
 
     /// The results `reference` carries, run in this view.
@@ -81,16 +82,16 @@ extension ReadView {
         guard case .results(_, let spec) = reference.payload else {
             throw ObjDBError.invalidThreadSafeReference(reason: "it does not hold results")
         }
-        return Results(context: context, binding: try context.database.binding(for: T.self), spec: spec)
+        return Results(snapshot: snapshot, binding: try database.binding(for: T.self), spec: spec)
     }
 
     private func prepareToResolve<Confined>(_ reference: ThreadSafeReference<Confined>) throws {
-        try context.confinement.check("resolve")
-        guard reference.database === context.database else {
+        snapshot.confinement.require("resolve")
+        guard reference.database === database else {
             throw ObjDBError.invalidThreadSafeReference(
                 reason: "it was made for another Database instance (\(reference.database.configuration.path))")
         }
-        if !context.isWriting, !context.isFrozen, version < reference.version { try refresh() }
+        if !snapshot.isWriting, !snapshot.isFrozen, version < reference.version { try refresh() }
         // Claimed last: a refresh that fails leaves the reference usable.
         try reference.claim()
     }
@@ -99,7 +100,7 @@ extension ReadView {
 extension Results {
     /// An immutable snapshot of these results at the view's version, readable from any thread.
     public func freeze() throws -> FrozenResults<Element> {
-        let view = try ReadView(context: context).freeze()
-        return FrozenResults(view: view, keys: keyList.snapshot())
+        let view = try ReadView(snapshot: snapshot).freeze()
+        return FrozenResults(view: view, keys: keyList.current())
     }
 }

@@ -100,8 +100,8 @@ struct DamagedRecordTests {
                 for object in try view.dynamicObjects(type) {
                     do {
                         _ = try object.values()
-                    } catch ObjDBError.corruptRecord(_, let name, _) {
-                        #expect(name == type)
+                    } catch let error as ObjDBError where error.code == .corruptRecord {
+                        #expect(error.typeName == type)
                     }
                 }
             }

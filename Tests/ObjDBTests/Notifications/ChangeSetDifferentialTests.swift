@@ -41,7 +41,7 @@ struct ChangeSetDifferentialTests {
             for (index, query) in Self.queries.enumerated() {
                 let differ = try differ(database, query)
                 let expected = try differ.keys(in: new)
-                for (changes, oldContext) in [(changes, old as StoreContext?), (nil, old), (changes, nil)] {
+                for (changes, oldContext) in [(changes, old as Snapshot?), (nil, old), (changes, nil)] {
                     let diff = try differ.diff(from: before[index], changes: changes, old: oldContext, new: new)
                     let result = diff ?? ResultsDiff(newKeys: before[index])
                     #expect(result.newKeys == expected, "query \(index): new keys")
@@ -142,9 +142,9 @@ struct ChangeSetDifferentialTests {
         return database
     }
 
-    private func snapshot(_ database: Database) throws -> StoreContext {
+    private func snapshot(_ database: Database) throws -> Snapshot {
         let view = try database.view()
-        return StoreContext(database: database, frozenAt: try view.context.shareSnapshot())
+        return Snapshot(owner: database, frozenAt: try view.snapshot.shareTransaction())
     }
 
     private func differ(_ database: Database, _ query: (filter: String?, sorts: [SortKey], observed: [String]?))
@@ -192,7 +192,7 @@ struct ChangeSetDifferentialTests {
 
     /// The keys in both results whose properties changed: any property, and the observed ones.
     private func changedKeys(
-        _ differ: ResultsDiffer, old: StoreContext, new: StoreContext, before: KeyChunks, after: KeyChunks
+        _ differ: ResultsDiffer, old: Snapshot, new: Snapshot, before: KeyChunks, after: KeyChunks
     ) throws -> (any: Set<[UInt8]>, observed: Set<[UInt8]>) {
         var any = Set<[UInt8]>()
         var observed = Set<[UInt8]>()

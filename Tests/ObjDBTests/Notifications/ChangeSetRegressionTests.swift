@@ -21,13 +21,13 @@ struct ChangeSetRegressionTests {
         _ database: Database, _ query: (ReadView) throws -> Results<T>, write: (WriteTransaction) throws -> Void
     ) throws -> ResultsDiff {
         let oldView = try database.view()
-        let old = StoreContext(database: database, frozenAt: try oldView.context.shareSnapshot())
+        let old = Snapshot(owner: database, frozenAt: try oldView.snapshot.shareTransaction())
         let results = try query(oldView)
         let differ = ResultsDiffer(binding: results.binding, spec: results.spec, database: database)
         let before = try differ.keys(in: old)
         try database.write(write)
         let newView = try database.view()
-        let new = StoreContext(database: database, frozenAt: try newView.context.shareSnapshot())
+        let new = Snapshot(owner: database, frozenAt: try newView.snapshot.shareTransaction())
         let changes = try ChangeLog.changes(
             after: old.readTransaction().id, in: new.readTransaction(), log: database.changeLog!, meta: database.meta!)
         let diff = try differ.diff(from: before, changes: changes, old: old, new: new) ?? ResultsDiff(newKeys: before)

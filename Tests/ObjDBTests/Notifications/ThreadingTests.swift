@@ -46,12 +46,21 @@ struct ThreadingTests {
         #expect(count == 1)
     }
 
-    @Test func frozenViewsCannotWriteOrBeObserved() throws {
-        let database = try counterStore(directory)
-        let frozen = try database.view().freeze()
-        let view = ReadView(context: frozen.context)
-        #expect(throws: ObjDBError.frozen(operation: "write")) { try view.write { _ in } }
-        #expect(throws: ObjDBError.self) { try view.objects(Counter.self).observe { _ in } }
+    @Test func writingThroughAFrozenViewStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let database = try counterStore(TemporaryDirectory())
+            let view = ReadView(snapshot: try database.view().freeze().snapshot)
+            #expect(view.isFrozen)
+            try view.write { _ in }
+        }
+    }
+
+    @Test func observingAFrozenViewStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let database = try counterStore(TemporaryDirectory())
+            let view = ReadView(snapshot: try database.view().freeze().snapshot)
+            _ = try view.objects(Counter.self).observe { _ in }
+        }
     }
 
     @Test func aThreadSafeReferenceResolvesOnceInAnotherTask() async throws {
@@ -79,31 +88,33 @@ struct ThreadingTests {
         #expect(throws: ObjDBError.self) { try second.view().resolve(reference) }
     }
 
-    @Test func aViewUsedOffItsThreadThrowsWrongThread() throws {
-        let database = try counterStore(directory)
-        // A view made on a plain thread belongs to it; smuggled elsewhere, its throwing calls refuse.
-        let held = Held<ReadView>()
-        let made = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            held.value = try? database.view()
-            made.signal()
+    @Test func aViewUsedOffItsThreadStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let database = try counterStore(TemporaryDirectory())
+            // A view made on a plain thread belongs to it; smuggled elsewhere, it refuses to be used.
+            let held = Held<ReadView>()
+            let made = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                held.value = try? database.view()
+                made.signal()
+            }
+            made.wait()
+            try held.value?.refresh()
         }
-        made.wait()
-        let view = try #require(held.value)
-        #expect(throws: ObjDBError.wrongThread(operation: "refresh", expected: "thread")) { try view.refresh() }
-        #expect(throws: ObjDBError.wrongThread(operation: "write", expected: "thread")) { try view.write { _ in } }
     }
 
-    @Test func makingAQueueViewOffTheQueueThrows() throws {
-        let database = try counterStore(directory)
-        #expect(throws: ObjDBError.self) { try database.view(queue: DispatchQueue(label: "elsewhere")) }
+    @Test func makingAQueueViewOffTheQueueStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let database = try counterStore(TemporaryDirectory())
+            _ = try database.view(queue: DispatchQueue(label: "elsewhere"))
+        }
     }
 
-    @Test func observingAViewWithoutAQueueIsAnError() async throws {
-        let database = try counterStore(directory)
-        let view = try database.view()
-        #expect(throws: ObjDBError.noDeliveryQueue(operation: "observe")) {
-            try view.objects(Counter.self).observe { _ in }
+    @Test func observingAViewWithoutAQueueStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let database = try counterStore(TemporaryDirectory())
+            let view = try database.view()
+            _ = try view.objects(Counter.self).observe { _ in }
         }
     }
 

@@ -63,7 +63,8 @@ struct MigrationTests {
         #expect {
             try open(V2.Note.self, version: 1)
         } throws: { error in
-            guard case ObjDBError.schemaMismatch(_, let differences) = error else { return false }
+            guard let error = error as? ObjDBError, error.code == .schemaMismatch else { return false }
+            let differences = error.details
             return differences == [
                 "Note.text is new", "Note.stars: index regular declared, none stored", "Note.tags is new",
                 "Note.body was removed",

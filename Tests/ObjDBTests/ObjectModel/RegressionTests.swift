@@ -135,13 +135,18 @@ struct RegressionTests {
         #expect(try db.view().objects(Tweet.self).isEmpty)
     }
 
-    @Test func aWriteInsideAWriteOnTheSameThreadIsATypedError() throws {
-        let db = try makeDatabase(directory)
-        try db.write { _ in
-            #expect(throws: ObjDBError.nestedWrite(path: directory.store())) {
-                try db.write { _ in }
-            }
+    @Test func aWriteInsideAWriteOnTheSameThreadStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let db = try makeDatabase(TemporaryDirectory())
+            try db.write { _ in try db.write { _ in } }
         }
+    }
+
+    @Test func aWriteCanTellItIsInsideAWrite() throws {
+        let db = try makeDatabase(directory)
+        #expect(!db.isInWriteTransaction)
+        try db.write { _ in #expect(db.isInWriteTransaction) }
+        #expect(!db.isInWriteTransaction)
         try db.write { try $0.add(makeTweet(1, "after")) }
     }
 

@@ -59,7 +59,8 @@ struct SchemaTests {
         #expect {
             try Database(path: directory.store(), types: [type, TwitterUser.self, Tweet.self])
         } throws: { error in
-            guard case ObjDBError.invalidSchema(_, let message) = error else { return false }
+            guard let error = error as? ObjDBError, error.code == .invalidSchema else { return false }
+            let message = error.message
             return message.contains(reason)
         }
     }
@@ -81,7 +82,8 @@ struct SchemaTests {
         #expect {
             try Database(path: directory.store(), types: [TweetV2.self])
         } throws: { error in
-            guard case ObjDBError.schemaMismatch(_, let differences) = error else { return false }
+            guard let error = error as? ObjDBError, error.code == .schemaMismatch else { return false }
+            let differences = error.details
             return differences == [
                 "type TweetV2 is new", "type TweetV1 was removed",
             ]

@@ -184,11 +184,14 @@ struct QueryTests {
                 predicate: "retweetCount >> 5", position: 14, message: "expected a key path or a value, found '>'")
         ) { try tweets.filter("retweetCount >> 5") }
         #expect { try tweets.filter("(id == 1") } throws: { error in
-            guard case ObjDBError.predicateSyntax(_, let position, let message) = error else { return false }
+            guard let error = error as? ObjDBError, error.code == .predicateSyntax else { return false }
+            let position = error.position
+            let message = error.message
             return position == 8 && message.contains("closing parenthesis")
         }
         #expect { try tweets.filter("text == 'open") } throws: { error in
-            guard case ObjDBError.predicateSyntax(_, let position, _) = error else { return false }
+            guard let error = error as? ObjDBError, error.code == .predicateSyntax else { return false }
+            let position = error.position
             return position == 8
         }
         #expect(throws: ObjDBError.self) { try tweets.filter("id == %@") }
@@ -208,7 +211,8 @@ struct QueryTests {
         #expect {
             try tweets.filter(#Predicate<Tweet> { $0.retweetCount + 1 > 5 })
         } throws: { error in
-            guard case ObjDBError.invalidQuery(_, let reason) = error else { return false }
+            guard let error = error as? ObjDBError, error.code == .invalidQuery else { return false }
+            let reason = error.message
             return reason.contains("cannot translate")
         }
     }

@@ -43,16 +43,47 @@ struct MapGrowthTests {
         do {
             try writeBlock(environment, records, prefix: "big", count: 800, size: 1_000)
             Issue.record("a write larger than the map succeeded")
-        } catch ObjDBError.mapFull(let path, let mapSize, _, let openReaders) {
-            #expect(path == directory.store())
-            #expect(mapSize == before)
-            #expect(openReaders == 0)
+        } catch let error as ObjDBError where error.code == .mapFull {
+            #expect(error.path == directory.store())
+            #expect(error.figures[.mapSize] == before)
+            #expect(error.figures[.openReaders] == 0)
         }
         #expect(try environment.read { try $0.statistics(of: records).entries } == 10)
         #expect(environment.mapSize >= 2 * before)
 
         try writeBlock(environment, records, prefix: "big", count: 800, size: 1_000)
         #expect(try environment.read { try $0.statistics(of: records).entries } == 810)
+    }
+
+    @Test func theDefaultMapHoldsAMultiGigabyteWriteWithoutTakingDisk() throws {
+        let (environment, _) = try makeStore(in: directory)
+        #expect(environment.mapSize == EnvironmentOptions.defaultInitialMapSize)
+        // Ten million small objects in one write take about 4 GB; the default holds several times that.
+        #expect(environment.mapSize >= 16 << 30)
+        #expect(Configuration(path: directory.store()).initialMapSize == environment.mapSize)
+        // The map reserves address space only: the file holds just the pages written.
+        let size = try FileManager.default.attributesOfItem(atPath: directory.store())[.size] as? Int
+        #expect((size ?? .max) < 1 << 20)
+    }
+
+    @Test func aSingleWriteLargerThanTheGrownMapSaysWhatToSet() throws {
+        let (environment, records) = try makeStore(in: directory, options: tinyMap(256 << 10))
+        // About 3 MB in one write: larger than the map even after it doubles.
+        for _ in 0..<2 {
+            do {
+                try writeBlock(environment, records, prefix: "big", count: 3_000, size: 1_000)
+                Issue.record("a write larger than the map succeeded")
+            } catch let error as ObjDBError where error.code == .mapFull {
+                #expect(error.message.contains("Configuration.initialMapSize"), "\(error.message)")
+                #expect(error.message.contains("Configuration.maxMapSize"), "\(error.message)")
+                #expect(error.message.contains("grown to \(2 * error.figures[.mapSize]!) bytes"), "\(error.message)")
+            }
+        }
+        #expect(try environment.read { try $0.statistics(of: records).entries } == 0)
+
+        let (larger, largerRecords) = try makeStore(in: directory, name: "larger.objdb", options: tinyMap(16 << 20))
+        try writeBlock(larger, largerRecords, prefix: "big", count: 3_000, size: 1_000)
+        #expect(try larger.read { try $0.statistics(of: largerRecords).entries } == 3_000)
     }
 
     @Test func theMapNeverGrowsPastItsMaximum() throws {
@@ -100,7 +131,7 @@ struct MapGrowthTests {
     @Test func aMapGrownByAnotherProcessIsAdopted() throws {
         let (environment, records) = try makeStore(in: directory, options: tinyMap(256 << 10))
         try writeBlock(environment, records, prefix: "mine", count: 10, size: 10)
-        // The child opens with the default map (1 GiB) and writes far more than 256 KiB.
+        // The child opens with the default map (64 GiB) and writes far more than 256 KiB.
         let child = try run("objdb-test-child", ["write", directory.store(), "child", "40000"])
         #expect(child.status == 0, "\(child.error)")
         let entries = try environment.read { transaction in

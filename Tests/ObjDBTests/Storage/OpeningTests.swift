@@ -39,7 +39,8 @@ struct OpeningTests {
         #expect {
             try StoreFormat.open(path: directory.store())
         } throws: { error in
-            guard case ObjDBError.notAnObjDBStore(_, let reason) = error else { return false }
+            guard let error = error as? ObjDBError, error.code == .notAnObjDBStore else { return false }
+            let reason = error.message
             return reason.contains("13 bytes")
         }
     }
@@ -74,7 +75,8 @@ struct OpeningTests {
             #expect {
                 try StoreFormat.open(path: directory.store(), options: options)
             } throws: { error in
-                guard case ObjDBError.notAnObjDBStore(_, let reason) = error else { return false }
+                guard let error = error as? ObjDBError, error.code == .notAnObjDBStore else { return false }
+                let reason = error.message
                 return reason.contains("invoices")
             }
         }

@@ -60,7 +60,7 @@ struct DumpCommand: Subcommand {
         let output = context.output
         return try database.read { view in
             let scan = try ObjectScan(view: view, type: type, filter: filter, sorts: sorts)
-            let writer = try ObjectWriter(scan: scan, properties: properties)
+            let writer = try ObjectTextWriter(scan: scan, properties: properties)
             switch format {
             case "ndjson":
                 try scan.forEach(offset: offset, limit: limit) { object in

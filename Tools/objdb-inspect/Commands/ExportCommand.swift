@@ -50,7 +50,7 @@ struct ExportCommand: Subcommand {
             if format == "json" { output.write("{") }
             for (typeIndex, name) in names.enumerated() {
                 let scan = try ObjectScan(view: view, type: name)
-                let writer = try ObjectWriter(scan: scan)
+                let writer = try ObjectTextWriter(scan: scan)
                 var first = true
                 if format == "json" {
                     output.write(typeIndex == 0 ? "\n  " : ",\n  ")

@@ -33,7 +33,7 @@ struct GetCommand: Subcommand {
         let width = context.terminal.width
         return try database.read { view in
             let scan = try ObjectScan(view: view, type: type)
-            let writer = try ObjectWriter(scan: scan, properties: schema.properties.map(\.name))
+            let writer = try ObjectTextWriter(scan: scan, properties: schema.properties.map(\.name))
             let found = try scan.object(forKey: objectKey) { object -> Bool in
                 context.print(terminal.bold("\(type)(\(DisplayText.escapedString(objectKey.plain)))"))
                 let nameWidth = schema.properties.map(\.name.count).max() ?? 0

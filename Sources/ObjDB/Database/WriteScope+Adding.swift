@@ -1,0 +1,236 @@
+/// Every object write goes through here, so that the record, its indexes and its
+/// backlinks change together, in the one LMDB write transaction.
+extension WriteScope {
+    /// Adds an unmanaged object (and the unmanaged objects it links to), or returns a managed one's key.
+    @discardableResult
+    func add(_ object: ObjectBase, policy: UpdatePolicy) throws -> (TypeBinding, ObjectKey) {
+        let binding = try catalog.binding(for: type(of: object))
+        if let accessor = object.accessor {
+            guard accessor.snapshot.catalog === catalog else {
+                throw ObjDBError.invalidSchema(
+                    type: binding.schema.name, reason: "the object is managed by another database; add a copy")
+            }
+            // Checked in this transaction: the object may be gone since its own view's snapshot.
+            guard try record(in: binding, key: accessor.key) != nil else {
+                throw ObjDBError.objectInvalidated(type: binding.schema.name)
+            }
+            return (binding, accessor.objectKey)
+        }
+        if let adding = objectsBeingAdded[ObjectIdentifier(object)] { return adding }
+        guard !binding.schema.isEmbedded else {
+            throw ObjDBError.invalidSchema(
+                type: binding.schema.name, reason: "embedded objects are added with their owner")
+        }
+
+        let storing = _StoringContext(writer: self, catalog: catalog, policy: policy)
+        let discovered = try DiscoveredType.of(type(of: object))
+        let key: ObjectKey
+        if binding.primaryKey != nil {
+            let ordinal = binding.primaryKeyOrdinal!
+            key = try objectKey(from: try discovered.storedValue(of: object, ordinal: ordinal, storing), in: binding)
+        } else {
+            key = .internalID(try nextInternalID(for: binding))
+        }
+        // Linked objects are added before this one is stored: an existing key must fail first.
+        if policy == .error, binding.primaryKey != nil, binding.hasLinks,
+            try record(in: binding, key: try tableKey(for: key, in: binding)) != nil
+        {
+            throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
+        }
+        objectsBeingAdded[ObjectIdentifier(object)] = (binding, key)
+        defer { objectsBeingAdded[ObjectIdentifier(object)] = nil }
+
+        let writesBefore = writeCount
+        let keyBytes: [UInt8]
+        do {
+            var values = [StoredValue](repeating: .null, count: binding.properties.count)
+            for (ordinal, value) in try discovered.storedValues(of: object, storing).enumerated() {
+                values[binding.propertiesByOrdinal[ordinal].position] = value
+            }
+            keyBytes = try put(values, key: key, in: binding, policy: policy)
+        } catch {
+            // Linked objects this add stored stay in the transaction: it must not commit.
+            if writeCount != writesBefore, deferredError == nil { deferredError = error }
+            throw error
+        }
+        object.accessor = ObjectAccessor(snapshot: snapshot, binding: binding, key: keyBytes, objectKey: key)
+        return (binding, key)
+    }
+
+    /// The object key a primary-key value gives.
+    func objectKey(from value: StoredValue, in binding: TypeBinding) throws -> ObjectKey {
+        guard let primaryKey = binding.primaryKey,
+            let key = ObjectKeyCodec.key(fromPrimaryKey: value, type: primaryKey.schema.type)
+        else {
+            throw ObjDBError.typeMismatch(
+                type: binding.schema.name, property: binding.primaryKey?.schema.name ?? "(primary key)",
+                expected: binding.primaryKey?.schema.typeDescription ?? "a primary key", found: value.kindName)
+        }
+        return key
+    }
+
+    /// The table key of `key`, checked against LMDB's key size limit.
+    ///
+    /// A backlink entry holds a table key behind a type name, so the limit leaves room for the longest one.
+    func tableKey(for key: ObjectKey, in binding: TypeBinding) throws -> [UInt8] {
+        let keyBytes = ObjectKeyCodec.encode(key)
+        let maximum = catalog.maxTableKeySize
+        if keyBytes.count > maximum {
+            throw ObjDBError.keyTooLarge(
+                size: keyBytes.count, maximum: maximum, operation: "primary key of \(binding.schema.name)")
+        }
+        return keyBytes
+    }
+
+    /// Stores an object's values under `key`, inserting or updating by `policy`, and keeps its
+    /// indexes and backlinks in step.
+    ///
+    /// - Returns: the table key.
+    @discardableResult
+    func put(_ values: [StoredValue], key: ObjectKey, in binding: TypeBinding, policy: UpdatePolicy) throws -> [UInt8] {
+        let transaction = try writeTransaction("add \(binding.schema.name)")
+        guard let table = binding.table else { throw ObjDBError.unknownType(binding.schema.name) }
+        let keyBytes = try tableKey(for: key, in: binding)
+        let codec = ValueCodec(schema: catalog.schemaIndex)
+        let values = zip(binding.properties, values).map { codec.canonical($1, for: $0.schema) }
+        // Under `.error` an existing object fails the put below (MDB_NOOVERWRITE): no lookup first.
+        let oldRecord = policy == .error ? nil : try record(in: binding, key: keyBytes)
+        let old = oldRecord.map { self.values(of: $0, in: binding) }
+        if let old, policy == .modified, old == values { return keyBytes }
+        try checkUniqueIndexes(values, old: old, key: keyBytes, in: binding)
+
+        let record = try RecordCodec(schema: catalog.schemaIndex).encode(
+            values, as: binding.schema, preserving: preservesRemovedProperties ? oldRecord : nil,
+            order: binding.storedOrder)
+        // Internal IDs only grow, so a new object usually goes at the end of the table
+        // (MDB_APPEND skips the search); one added after a later ID (a linked object
+        // added first) is put in its place.
+        let options: PutOptions =
+            old == nil && binding.primaryKey == nil ? .append : policy == .error ? .noOverwrite : []
+        try keyBytes.withUnsafeBytes { keyBuffer in
+            try record.withUnsafeBytes { value in
+                if try !transaction.put(value, forKey: keyBuffer, in: table, options: options) {
+                    guard options == .append else {
+                        throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
+                    }
+                    try transaction.put(value, forKey: keyBuffer, in: table)
+                }
+            }
+        }
+        didWrite()
+        keyBytes.withUnsafeBytes { key in
+            if let old {
+                let changed =
+                    policy == .all
+                    ? binding.properties.map(\.schema.id)
+                    : zip(binding.properties, zip(old, values)).compactMap { $1.0 == $1.1 ? nil : $0.schema.id }
+                changes.recordModification(of: key, properties: changed, in: binding.schema.name)
+            } else {
+                changes.recordInsertion(of: key, in: binding.schema.name)
+            }
+        }
+        try updateIndexes(from: old, to: values, key: keyBytes, in: binding)
+        try updateBacklinks(from: old, to: values, key: keyBytes, in: binding)
+        return keyBytes
+    }
+
+    /// Replaces one property's value of a managed object (or of the embedded object it reaches).
+    func setValue(_ value: StoredValue, of property: BoundProperty, in accessor: ObjectAccessor) throws {
+        if let owner = accessor.owner {
+            guard let reader = try accessor.reader() else {
+                throw ObjDBError.objectInvalidated(type: accessor.binding.schema.name)
+            }
+            var values = self.values(of: reader, in: accessor.binding)
+            values[property.position] = value
+            let embedded = StoredValue.embedded(
+                Dictionary(uniqueKeysWithValues: zip(accessor.binding.schema.properties.map(\.name), values)))
+            let replacement: StoredValue
+            if let element = owner.element {
+                guard let ownerReader = try owner.accessor.reader(),
+                    case .list(var elements) = self.values(of: ownerReader, in: owner.accessor.binding)[
+                        owner.property.position], element < elements.count
+                else { throw ObjDBError.objectInvalidated(type: accessor.binding.schema.name) }
+                elements[element] = embedded
+                replacement = .list(elements)
+            } else {
+                replacement = embedded
+            }
+            try setValue(replacement, of: owner.property, in: owner.accessor)
+            return
+        }
+        guard let reader = try accessor.reader() else {
+            throw ObjDBError.objectInvalidated(type: accessor.binding.schema.name)
+        }
+        if try patchInPlace(value, of: property, in: accessor, reader: reader) { return }
+        var values = self.values(of: reader, in: accessor.binding)
+        if property.schema.isPrimaryKey, values[property.position] != value {
+            throw ObjDBError.primaryKeyChanged(type: accessor.binding.schema.name)
+        }
+        values[property.position] = value
+        try put(values, key: accessor.objectKey, in: accessor.binding, policy: .modified)
+    }
+
+    /// Overwrites a scalar field whose new encoding has the same size in a copy of the record,
+    /// without decoding or re-encoding the rest: an unindexed number, date or flag changing value.
+    ///
+    /// - Returns: whether the value was written this way.
+    private func patchInPlace(
+        _ value: StoredValue, of property: BoundProperty, in accessor: ObjectAccessor, reader: RecordReader
+    ) throws -> Bool {
+        let schema = property.schema
+        guard !preservesRemovedProperties, schema.collection == .single, !schema.isPrimaryKey, property.index == nil,
+            schema.type.fixedWidth != nil, let table = accessor.binding.table,
+            case .bytes(let field) = reader.field(property.slot),
+            let fieldStart = field.baseAddress, let recordStart = reader.record.baseAddress
+        else { return false }
+        var writer = RecordWriter(slotCount: 1)
+        let codec = ValueCodec(schema: catalog.schemaIndex)
+        try codec.encodeField(
+            codec.canonical(value, for: schema), of: PropertySchema(id: 0, name: schema.name, type: schema.type),
+            in: accessor.binding.schema.name, into: &writer)
+        let bytes = Array(writer.data)
+        let width = field.count
+        guard bytes.count == width else { return false }
+        let offset = fieldStart - recordStart
+        if field.elementsEqual(bytes) { return true }
+        var record = Array(reader.record)
+        record.replaceSubrange(offset..<offset + width, with: bytes)
+        let transaction = try writeTransaction("set \(accessor.binding.schema.name).\(schema.name)")
+        try accessor.key.withUnsafeBytes { key in
+            try record.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: table) }
+            changes.recordModification(of: key, properties: [schema.id], in: accessor.binding.schema.name)
+        }
+        didWrite()
+        return true
+    }
+
+    /// Deletes the object with table key `key`: nullifies links to it, removes it
+    /// from lists, sets and maps, and removes its index entries and backlinks.
+    func delete(key: [UInt8], in binding: TypeBinding) throws {
+        let transaction = try writeTransaction("delete \(binding.schema.name)")
+        guard let table = binding.table, var reader = try record(in: binding, key: key) else {
+            throw ObjDBError.objectInvalidated(type: binding.schema.name)
+        }
+        if binding.isLinkTarget {
+            try unlinkIncoming(to: key, in: binding)
+            // Unlinking rewrote other records (or this one, linking to itself): read it again.
+            guard let current = try record(in: binding, key: key) else { return }
+            reader = current
+        }
+        let values = self.values(of: reader, in: binding)
+        try updateIndexes(from: values, to: nil, key: key, in: binding)
+        try updateBacklinks(from: values, to: nil, key: key, in: binding)
+        try key.withUnsafeBytes {
+            _ = try transaction.delete($0, in: table)
+            changes.recordDeletion(of: $0, in: binding.schema.name)
+        }
+        didWrite()
+    }
+
+    /// Deletes every object of a type, one by one, so links to them are cleared.
+    func deleteAll(in binding: TypeBinding) throws {
+        for key in try allKeys(in: binding) {
+            try delete(key: key, in: binding)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// Secondary indexes: one LMDB database per indexed property.
+///
+/// A regular index is `MDB_DUPSORT`: key = the value's ``KeyEncoding``, values =
+/// the table keys of the objects holding it. A unique index maps the value's
+/// encoding to the one table key holding it, and holds no `nil`s.
+extension WriteScope {
+    /// The index key of `value`; `nil` when the index does not hold it (`nil` in a unique index).
+    func indexKey(_ value: StoredValue, for property: BoundProperty, in binding: TypeBinding) throws -> [UInt8]? {
+        let unique = property.schema.index == .unique
+        switch IndexKeyCodec.entry(for: value, unique: unique, maxKeySize: catalog.environment.maxKeySize) {
+        case .key(let key): return key
+        case .none: return nil
+        case .tooLarge(let size):
+            throw ObjDBError.keyTooLarge(
+                size: size, maximum: catalog.environment.maxKeySize,
+                operation: "unique index \(binding.schema.name).\(property.schema.name)")
+        }
+    }
+
+    /// Throws when a unique index already holds one of `values` for another object.
+    func checkUniqueIndexes(_ values: [StoredValue], old: [StoredValue]?, key: [UInt8], in binding: TypeBinding) throws
+    {
+        let transaction = try writeTransaction("index")
+        for property in binding.properties where property.schema.index == .unique {
+            guard let index = property.index else { continue }
+            let value = values[property.position]
+            if let old, old[property.position] == value { continue }
+            guard let indexKey = try indexKey(value, for: property, in: binding) else { continue }
+            let holder = try indexKey.withUnsafeBytes { try transaction.get($0, in: index) }
+            if let holder, !holder.elementsEqual(key) {
+                throw ObjDBError.uniqueConstraintViolated(
+                    type: binding.schema.name, property: property.schema.name, value: value.description)
+            }
+        }
+    }
+
+    /// Moves an object's index entries from its `old` values to its `new` ones (`nil`: none).
+    func updateIndexes(from old: [StoredValue]?, to new: [StoredValue]?, key: [UInt8], in binding: TypeBinding) throws {
+        let transaction = try writeTransaction("index")
+        for property in binding.properties where property.schema.isIndexed {
+            guard let index = property.index else { continue }
+            let before = old?[property.position]
+            let after = new?[property.position]
+            if before == after { continue }
+            if let before, let indexKey = try indexKey(before, for: property, in: binding) {
+                try indexKey.withUnsafeBytes { indexKey in
+                    try key.withUnsafeBytes { value in
+                        let isUnique = property.schema.index == .unique
+                        _ = try transaction.delete(indexKey, value: isUnique ? nil : value, in: index)
+                    }
+                }
+            }
+            if let after, let indexKey = try indexKey(after, for: property, in: binding) {
+                try indexKey.withUnsafeBytes { indexKey in
+                    try key.withUnsafeBytes { _ = try transaction.put($0, forKey: indexKey, in: index) }
+                }
+            }
+        }
+        didWrite()
+    }
+
+    /// Fills the index of `property` from every stored object (a migration added it).
+    func buildIndex(of property: BoundProperty, in binding: TypeBinding) throws {
+        let transaction = try writeTransaction("build index")
+        guard let index = property.index else { return }
+        try transaction.removeAll(in: index)
+        for key in try allKeys(in: binding) {
+            guard let reader = try record(in: binding, key: key) else { continue }
+            let value = values(of: reader, in: binding)[property.position]
+            try checkUniqueIndexes(
+                binding.properties.map { $0 === property ? value : .null }, old: nil, key: key, in: binding)
+            guard let indexKey = try indexKey(value, for: property, in: binding) else { continue }
+            try indexKey.withUnsafeBytes { indexKey in
+                try key.withUnsafeBytes { _ = try transaction.put($0, forKey: indexKey, in: index) }
+            }
+        }
+        didWrite()
+    }
+}

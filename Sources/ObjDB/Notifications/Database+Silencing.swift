@@ -1,0 +1,19 @@
+extension Database {
+    /// Runs `body` in a write transaction whose commit does not notify the observers of `tokens`
+    /// (the change is one they made themselves, say, and have already shown).
+    @discardableResult
+    public func write<Result>(withoutNotifying tokens: [NotificationToken], _ body: (WriteTransaction) throws -> Result)
+        throws -> Result
+    {
+        // Commits before this one get their own round first, so the silenced round holds only this one.
+        notifier.runRound()
+        let scope = try WriteScope(database: self, snapshot: Snapshot(owner: self))
+        scope.silencedObserverIDs = Set(tokens.map(\.observerID))
+        let result = try WriteTransaction(scope: scope).run(body)
+        // A snapshot of exactly this commit, for a round of its own (unless another commit already followed).
+        if let committed = scope.committedVersion, let snapshot = try? environment.beginRead() {
+            if snapshot.id == committed { notifier.runRound(using: snapshot) } else { snapshot.abort() }
+        }
+        return result
+    }
+}

@@ -1,0 +1,131 @@
+/// How a managed object reaches its record: its snapshot, its type, and its key.
+@usableFromInline
+final class ObjectAccessor {
+    let snapshot: Snapshot
+    let binding: TypeBinding
+    /// The table key, or empty for an embedded object.
+    let key: [UInt8]
+    let objectKey: ObjectKey
+    /// For an embedded object: where in its owner it lives.
+    let owner: EmbeddedLocation?
+
+    private var cachedReader: RecordReader?
+    private var cachedGeneration: UInt64 = .max
+    private var cachedCollections: [Int: Any] = [:]
+    private var collectionsGeneration: UInt64 = .max
+
+    init(snapshot: Snapshot, binding: TypeBinding, key: [UInt8], objectKey: ObjectKey) {
+        self.snapshot = snapshot
+        self.binding = binding
+        self.key = key
+        self.objectKey = objectKey
+        self.owner = nil
+    }
+
+    init(embeddedIn owner: EmbeddedLocation, binding: TypeBinding) {
+        self.snapshot = owner.accessor.snapshot
+        self.binding = binding
+        self.key = owner.accessor.key
+        self.objectKey = owner.accessor.objectKey
+        self.owner = owner
+    }
+
+    /// Caches a record the caller just read for this object, saving the next lookup.
+    func prime(with reader: RecordReader) {
+        cachedReader = reader
+        cachedGeneration = snapshot.generation
+    }
+
+    /// The record, re-fetched when the snapshot moved; `nil` when the object is gone.
+    func reader() throws -> RecordReader? {
+        if cachedGeneration == snapshot.generation, let cachedReader { return cachedReader }
+        guard !snapshot.isClosed else { return nil }
+        let reader: RecordReader?
+        if let owner {
+            reader = try owner.reader()
+        } else {
+            reader = try snapshot.record(in: binding, key: key)
+        }
+        cachedReader = reader
+        cachedGeneration = snapshot.generation
+        return reader
+    }
+
+    /// Whether the object still exists in its snapshot.
+    var isValid: Bool {
+        ((try? reader()) ?? nil) != nil
+    }
+
+    /// The record of a managed object whose property is read, which must exist.
+    func validReader() -> RecordReader {
+        do {
+            guard let reader = try reader() else {
+                preconditionFailure(
+                    "A \(binding.schema.name) was read after it was deleted or its view closed; check isInvalidated.")
+            }
+            return reader
+        } catch ObjDBError.corruptRecord {
+            // A damaged record must not stop the program: its properties read as zero values,
+            // and `objdb-inspect check` (StoreCheck) reports it.
+            return RecordReader.empty
+        } catch {
+            preconditionFailure("Reading a \(binding.schema.name) failed: \(error)")
+        }
+    }
+
+    /// The property at `ordinal` of the object's class.
+    @inline(__always)
+    @usableFromInline
+    func property(ordinal: Int) -> _ManagedProperty {
+        precondition(
+            ordinal < binding.propertiesByOrdinal.count,
+            "A \(binding.schema.name) was created while another object's initializer was interrupted; "
+                + "its properties cannot be told apart.")
+        return _ManagedProperty(accessor: self, property: binding.propertiesByOrdinal[ordinal])
+    }
+
+    /// Assigns a property of the class; only in a write transaction.
+    @usableFromInline
+    func set<Value: Persistable>(_ value: Value, ordinal: Int) {
+        property(ordinal: ordinal).write { context in try value._toStored(context) }
+    }
+
+    /// Whether both accessors reach the same stored object.
+    func isSameObject(as other: ObjectAccessor) -> Bool {
+        snapshot.catalog === other.snapshot.catalog && binding === other.binding && key == other.key
+            && owner == nil && other.owner == nil
+    }
+
+    /// A decoded collection of property `slot`, built once per snapshot.
+    func cachedCollection<Result>(slot: Int, _ build: () -> Result) -> Result {
+        if collectionsGeneration != snapshot.generation {
+            cachedCollections.removeAll()
+            collectionsGeneration = snapshot.generation
+        }
+        if let cached = cachedCollections[slot] as? Result { return cached }
+        let built = build()
+        cachedCollections[slot] = built
+        return built
+    }
+}
+
+/// Where an embedded object lives: a property of its owner, and its position when the property is a list.
+struct EmbeddedLocation {
+    let accessor: ObjectAccessor
+    let property: BoundProperty
+    let element: Int?
+
+    /// The embedded object's record, inside the owner's.
+    func reader() throws -> RecordReader? {
+        guard let ownerRecord = try accessor.reader() else { return nil }
+        guard case .bytes(let bytes) = ownerRecord.field(property.slot) else { return nil }
+        guard let element else { return RecordReader(validating: bytes) }
+        var found: UnsafeRawBufferPointer?
+        var position = 0
+        ValueCodec(schema: accessor.snapshot.catalog.schemaIndex).forEachElement(bytes, as: property.schema) {
+            if position == element { found = $0 }
+            position += 1
+        }
+        return found.flatMap { RecordReader(validating: $0) }
+    }
+}

@@ -1,0 +1,86 @@
+/// One object type as a particular database stores it: its stored schema, its
+/// tables, and how its class's properties map to stored properties.
+final class TypeBinding: @unchecked Sendable {
+    // @unchecked because `swiftType` is a metatype; everything else is immutable.
+
+    /// The stored schema, with property IDs.
+    let schema: ObjectSchema
+    /// The class, when the database was opened with it.
+    let swiftType: ObjectBase.Type?
+    /// The object table; `nil` for embedded types, which live inside their owners.
+    let table: DatabaseHandle?
+    /// The properties, parallel to `schema.properties`.
+    let properties: [BoundProperty]
+    /// The properties by the ordinal of the class's `@Persisted` declarations.
+    let propertiesByOrdinal: [BoundProperty]
+    /// The primary key, if any.
+    let primaryKey: BoundProperty?
+    /// The primary key's ordinal in the class, if the class is known and has one.
+    let primaryKeyOrdinal: Int?
+    /// Whether any property holds links (or embedded objects, which may): adding may add others.
+    let hasLinks: Bool
+    /// Whether some property of some type links to this type: only then can deleting one of its objects
+    /// have links to clear.
+    let isLinkTarget: Bool
+    /// The stored properties' positions in slot order, and the slot count: how records are laid out.
+    let storedOrder: (positions: [Int], slotCount: Int)
+    /// The type's record encoder and decoder, built once.
+    let codec: TypeCodec
+    private let byName: [String: BoundProperty]
+
+    init(
+        schema: ObjectSchema, swiftType: ObjectBase.Type?, discovered: DiscoveredType?, table: DatabaseHandle?,
+        indexes: [String: DatabaseHandle], isLinkTarget: Bool = true, schemaIndex: SchemaIndex
+    ) {
+        self.isLinkTarget = isLinkTarget
+        self.schema = schema
+        self.swiftType = swiftType
+        self.table = table
+        let properties = schema.properties.enumerated().map { position, property in
+            BoundProperty(schema: property, position: position, index: indexes[property.name])
+        }
+        self.properties = properties
+        byName = Dictionary(properties.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
+        primaryKey = properties.first { $0.schema.isPrimaryKey }
+        hasLinks = properties.contains { $0.schema.type == .object || $0.schema.type == .embedded }
+        storedOrder = schema.storedPropertyOrder
+        codec = TypeCodec(type: schema, schema: schemaIndex)
+        if let discovered {
+            let byName = self.byName
+            propertiesByOrdinal = discovered.propertyIndexByOrdinal.map { index in
+                byName[discovered.schema.properties[index].name]!
+            }
+        } else {
+            propertiesByOrdinal = []
+        }
+        let primaryKey = self.primaryKey
+        primaryKeyOrdinal = propertiesByOrdinal.firstIndex { $0 === primaryKey }
+    }
+
+    /// The property named `name`.
+    subscript(name: String) -> BoundProperty? { byName[name] }
+
+    /// The object key a table key of this type encodes, or `nil` for a damaged one.
+    func objectKey(fromTableKey key: [UInt8]) -> ObjectKey? {
+        key.withUnsafeBytes { ObjectKeyCodec.decode($0, primaryKeyType: primaryKey?.schema.type) }
+    }
+}
+
+/// One property of a bound type.
+final class BoundProperty: Sendable {
+    /// The stored description.
+    let schema: PropertySchema
+    /// Its position in the type's property list (and in value arrays).
+    let position: Int
+    /// Its secondary index, if it has one.
+    let index: DatabaseHandle?
+
+    init(schema: PropertySchema, position: Int, index: DatabaseHandle?) {
+        self.schema = schema
+        self.position = position
+        self.index = index
+    }
+
+    /// The record slot.
+    var slot: Int { Int(schema.id) }
+}
