@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect"]),
-        .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDBSync"]),
+        .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDB", "ObjDBSync", "TestSupport"]),
         .testTarget(
             name: "ToolsTests",
             dependencies: [
