@@ -9,25 +9,47 @@ struct InspectShellTests {
     let directory = TemporaryDirectory()
 
     /// A shell on the demo store, on a pseudo-terminal, with its history in the test's directory.
+    ///
+    /// Spawned here rather than through `Process`: in a session of its own whose controlling
+    /// terminal is the pseudo-terminal (so Ctrl-C there is a SIGINT, as in a real terminal), as this
+    /// process's direct child, which it waits for by its pid and kills if it must.
     final class Session {
         let terminal: PseudoTerminal
-        let process = Process()
+        private(set) var pid: pid_t = 0
+        private var status: Int32?
 
         init(store: String, history: String) throws {
             terminal = try PseudoTerminal()
-            // A session of its own with the pseudo-terminal as its controlling terminal, so Ctrl-C
-            // typed there is a SIGINT, as in a real terminal.
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = [
-                "--ctty", "--wait", builtProductsDirectory().appendingPathComponent("objdb-inspect").path, store,
-                "--no-color",
-            ]
-            process.environment = ProcessInfo.processInfo.environment.merging(
-                ["OBJDB_INSPECT_HISTORY": history, "TERM": "xterm"]) { _, new in new }
-            process.standardInput = terminal.follower
-            process.standardOutput = terminal.follower
-            process.standardError = terminal.follower
-            try process.run()
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            // POSIX_SPAWN_SETSID (glibc's 0x80): opening the terminal then makes it the controlling one.
+            posix_spawnattr_setflags(&attributes, Int16(0x80 | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            var mask = sigset_t()
+            sigemptyset(&mask)
+            posix_spawnattr_setsigmask(&attributes, &mask)
+            var defaults = sigset_t()
+            sigemptyset(&defaults)
+            for signal in [SIGINT, SIGHUP, SIGTERM] { sigaddset(&defaults, signal) }
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            for descriptor in 0...2 {
+                posix_spawn_file_actions_addopen(&actions, Int32(descriptor), terminal.followerPath, O_RDWR, 0)
+            }
+            let program = builtProductsDirectory().appendingPathComponent("objdb-inspect").path
+            let arguments = [program, store, "--no-color"]
+            var environment = ProcessInfo.processInfo.environment
+            environment["OBJDB_INSPECT_HISTORY"] = history
+            environment["TERM"] = "xterm"
+            let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+            let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { (argv + envp).forEach { free($0) } }
+            let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+            guard spawned == 0 else {
+                throw TestFailure("cannot start \(program): \(String(cString: strerror(spawned)))")
+            }
         }
 
         deinit {
@@ -36,12 +58,19 @@ struct InspectShellTests {
 
         /// The exit status once the shell ends, waiting at most `seconds`; then it is killed (`nil`).
         func finish(within seconds: Double) -> Int32? {
+            if let status { return status }
             let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning, Date() < deadline { usleep(10_000) }
-            guard process.isRunning else { return process.terminationStatus }
-            // setsid's child, the shell, ends with its terminal: a hangup when the leader closes.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            var raw: Int32 = 0
+            repeat {
+                if waitpid(pid, &raw, WNOHANG) == pid {
+                    status = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+                    return status
+                }
+                usleep(10_000)
+            } while Date() < deadline
+            kill(pid, SIGKILL)
+            waitpid(pid, &raw, 0)
+            status = -1
             return nil
         }
 
@@ -117,6 +146,8 @@ struct InspectShellTests {
 final class PseudoTerminal {
     let leader: Int32
     let follower: FileHandle
+    /// The follower's device, `/dev/pts/N`.
+    let followerPath: String
     private var buffer = ""
 
     init() throws {
@@ -132,6 +163,7 @@ final class PseudoTerminal {
         var size = winsize(ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(followerDescriptor, UInt(TIOCSWINSZ), &size)
         follower = FileHandle(fileDescriptor: followerDescriptor, closeOnDealloc: true)
+        followerPath = "/dev/pts/\(number)"
     }
 
     deinit {
