@@ -24,7 +24,7 @@ package final class ObjectImport {
     }
 
     /// An import that stopped: where, why, and what was committed before it.
-    package struct Failure: Error, CustomStringConvertible {
+    package struct ImportFailure: Error, CustomStringConvertible {
         /// The input file.
         package let file: String
         /// The line of the input the failure is about.
@@ -70,7 +70,7 @@ package final class ObjectImport {
 
     /// Reads and stores every object; `progress` is told the objects stored and the bytes read so far.
     ///
-    /// - Throws: ``Failure``, or ``OutputError`` when the file cannot be read.
+    /// - Throws: ``ImportFailure``, or ``OutputError`` when the file cannot be read.
     @discardableResult
     package func run(progress: ((_ objects: Int, _ bytesRead: Int) -> Void)? = nil) throws -> Summary {
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
@@ -105,7 +105,7 @@ package final class ObjectImport {
             try commit()
             progress?(summary.objects, reader.offset)
             return summary
-        } catch let failure as Failure {
+        } catch let failure as ImportFailure {
             transaction?.cancel()
             throw failure
         } catch let syntax as JSONSyntaxError {
@@ -281,9 +281,9 @@ package final class ObjectImport {
         highestInternalID = [:]
     }
 
-    private func failed(line: Int, _ reason: String) -> Failure {
+    private func failed(line: Int, _ reason: String) -> ImportFailure {
         let batch = batchSize.map { _ in summary.batches + 1 }
-        return Failure(
+        return ImportFailure(
             file: file, line: line, reason: reason, batch: batch, committed: batchSize == nil ? 0 : committedObjects)
     }
 
