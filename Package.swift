@@ -49,7 +49,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "objdb-bench",
-            dependencies: ["ObjDB", "CBaselines", "ToolSupport"],
+            dependencies: ["ObjDB", "ObjDBSync", "CBaselines", "ToolSupport"],
             path: "Benchmarks/objdb-bench"
         ),
         .executableTarget(
