@@ -67,7 +67,8 @@ let package = Package(
         // Helpers every test target shares: temporary directories, running the built tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
-            name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect"]),
+            name: "ObjDBTests",
+            dependencies: ["ObjDB", "ObjDBSync", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect"]),
         .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDB", "ObjDBSync", "TestSupport"]),
         .testTarget(
             name: "ToolsTests",
