@@ -66,8 +66,11 @@ let package = Package(
         ),
         // Helpers every test target shares: temporary directories, running the built tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Counts the test process's heap allocations per thread (Format's allocation tests).
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(
-            name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect"]),
+            name: "ObjDBTests",
+            dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect", "AllocationCounter"]),
         .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDB", "ObjDBSync", "TestSupport"]),
         .testTarget(
             name: "ToolsTests",
