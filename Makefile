@@ -61,7 +61,8 @@ test: build layers docs
 TSAN_SUITES := ThreadingTests|ResultsNotificationTests|ObjectNotificationTests|LinkedChangeTests|SnapshotIsolationTests|MapGrowthTests|ConcurrencyTests|ResourceLimitTests
 test-tsan: deps
 	@mkdir -p .build
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan 2>&1 | tail -1
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan > .build/tsan-build.log 2>&1 \
+		|| { grep -E 'error' .build/tsan-build.log | head -20; exit 1; }
 	TSAN_OPTIONS="halt_on_error=1" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan \
 		--filter '$(TSAN_SUITES)' 2>&1 | tee .build/tsan.log | grep -E '^(✔|✘) (Test run|Suite)|ThreadSanitizer|SUMMARY'
 	@if grep -q 'ThreadSanitizer' .build/tsan.log; then echo "error: ThreadSanitizer reported (.build/tsan.log)"; exit 1; fi

@@ -79,7 +79,9 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(
             name: "ObjDBTests",
-            dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect", "AllocationCounter"]),
+            dependencies: [
+                "ObjDB", "ObjDBSync", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect", "AllocationCounter",
+            ]),
         .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDB", "ObjDBSync", "TestSupport"]),
         .testTarget(
             name: "ToolsTests",
