@@ -9,8 +9,11 @@ DEMO_STORE ?= .build/demo.objdb
 STORE ?= $(DEMO_STORE)
 BENCH_ARGS ?=
 SOURCES := Package.swift Sources Tools Benchmarks Examples Tests
+# docc ships beside swift in the toolchain.
+DOCC ?= $(dir $(realpath $(shell command -v $(SWIFT))))docc
+SYMBOL_GRAPHS := .build/symbol-graphs
 
-.PHONY: deps build test demo bench bench-quick bench-check inspect lint format clean layers
+.PHONY: deps build test test-tsan stress fuzz demo bench bench-quick bench-check inspect lint format clean layers docs
 
 ## Installs the Debian packages the build links against, when any is missing.
 deps:
@@ -30,10 +33,51 @@ build: deps
 layers:
 	python3 Scripts/layers.py
 
-## The test suite, then the benchmark's quick run (which fails when engines disagree).
-test: build layers
+## The DocC catalog (Sources/ObjDB/ObjDB.docc) with the API reference, from the debug build's module:
+## fails on any DocC warning and on a public symbol without a doc comment. To read it:
+## python3 -m http.server -d .build/docs, then open localhost:8000/documentation/objdb.
+docs: build
+	@rm -rf $(SYMBOL_GRAPHS) .build/docs && mkdir -p $(SYMBOL_GRAPHS)
+	$(SWIFT) symbolgraph-extract -module-name ObjDB -I .build/debug/Modules -I Sources/CLMDB \
+		-minimum-access-level public -skip-inherited-docs -skip-synthesized-members -output-dir $(SYMBOL_GRAPHS)
+	$(DOCC) convert Sources/ObjDB/ObjDB.docc --additional-symbol-graph-dir $(SYMBOL_GRAPHS) \
+		--output-path .build/docs --fallback-display-name ObjDB --fallback-bundle-identifier org.objdb.ObjDB \
+		2>&1 | tee .build/docs.log
+	@status=0; python3 Scripts/doc-coverage.py $(SYMBOL_GRAPHS) || status=1; \
+	if grep -qE '^(warning|error):' .build/docs.log; then \
+		echo "error: DocC has $$(grep -cE '^(warning|error):' .build/docs.log) warnings (above)"; status=1; fi; \
+	exit $$status
+
+## The layer check, the docs, the test suite, the threading suites under ThreadSanitizer, then the
+## benchmark's quick run (which fails when engines disagree).
+test: build layers docs
 	$(SWIFT) test --skip-build
+	$(MAKE) test-tsan
 	.build/debug/objdb-bench --quick
+
+## The suites that use threads, tasks and processes, under ThreadSanitizer, in a build directory of
+## their own; any ThreadSanitizer report fails the run.
+TSAN_SUITES := ThreadingTests|ResultsNotificationTests|ObjectNotificationTests|LinkedChangeTests|SnapshotIsolationTests|MapGrowthTests|ConcurrencyTests|ResourceLimitTests
+test-tsan: deps
+	@mkdir -p .build
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan 2>&1 | tail -1
+	TSAN_OPTIONS="halt_on_error=1" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan \
+		--filter '$(TSAN_SUITES)' 2>&1 | tee .build/tsan.log | grep -E '^(✔|✘) (Test run|Suite)|ThreadSanitizer|SUMMARY'
+	@if grep -q 'ThreadSanitizer' .build/tsan.log; then echo "error: ThreadSanitizer reported (.build/tsan.log)"; exit 1; fi
+
+## The reliability suites at full length (issue #15): STRESS=10 gives 600 kills, 3,000 damaged
+## files, 100,000 fuzz inputs per target, and longer concurrency runs.
+STRESS ?= 10
+stress: build
+	OBJDB_STRESS=$(STRESS) $(SWIFT) test --skip-build \
+		--filter 'CrashTests|DamagedFileTests|ConcurrencyTests|ResourceLimitTests|FuzzTests' 2>&1 \
+		| tee .build/stress.log | grep -E 'crash suite|damaged files|fuzzed|^(✔|✘) (Test run|Suite)'
+
+## The fuzz targets alone, long: make fuzz FUZZ=100 runs 1,000,000 inputs per target.
+FUZZ ?= 50
+fuzz: build
+	OBJDB_STRESS=$(FUZZ) $(SWIFT) test --skip-build --filter 'FuzzTests' 2>&1 \
+		| tee .build/fuzz.log | grep -E 'fuzzed|^(✔|✘) (Test run|Suite)'
 
 ## Creates a store, writes and reads it, and shows what objdb-inspect sees in it.
 demo: deps

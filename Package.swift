@@ -49,7 +49,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "objdb-bench",
-            dependencies: ["ObjDB", "CBaselines", "ToolSupport"],
+            dependencies: ["ObjDB", "ObjDBSync", "CBaselines", "ToolSupport"],
             path: "Benchmarks/objdb-bench"
         ),
         .executableTarget(
@@ -66,9 +66,12 @@ let package = Package(
         ),
         // Helpers every test target shares: temporary directories, running the built tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Counts the test process's heap allocations per thread (Format's allocation tests).
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(
-            name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect"]),
-        .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDBSync"]),
+            name: "ObjDBTests",
+            dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect", "AllocationCounter"]),
+        .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDB", "ObjDBSync", "TestSupport"]),
         .testTarget(
             name: "ToolsTests",
             dependencies: [

@@ -8,6 +8,29 @@
 /// }
 /// let db = try Database(configuration: configuration)
 /// ```
+///
+/// ## Topics
+///
+/// ### The store and its classes
+/// - ``init(path:types:)``
+/// - ``path``
+/// - ``types``
+/// - ``readOnly``
+/// - ``fileMode``
+///
+/// ### Schema versions
+/// - ``schemaVersion``
+/// - ``migration``
+///
+/// ### Durability and size
+/// - ``isDurable``
+/// - ``initialMapSize``
+/// - ``maxMapSize``
+/// - ``maxReaders``
+/// - ``maximumLiveVersions``
+///
+/// ### Notifications
+/// - ``crossProcessNotificationInterval``
 public struct Configuration: @unchecked Sendable {
     // @unchecked because `types` holds metatypes, which never change.
 

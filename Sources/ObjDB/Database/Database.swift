@@ -22,10 +22,28 @@ import Dispatch
 /// transaction.
 ///
 /// ## Topics
-/// - ``write(_:)``
-/// - ``beginWrite()``
+///
+/// ### Opening a store
+/// - ``init(path:types:)``
+/// - ``init(configuration:)``
+/// - ``open(_:)``
+/// - ``configuration``
+/// - ``schema``
+///
+/// ### Reading
 /// - ``view()``
+/// - ``view(queue:)``
 /// - ``read(_:)``
+///
+/// ### Writing
+/// - ``write(_:)-5w0dr``
+/// - ``write(_:)-mm01``
+/// - ``write(withoutNotifying:_:)``
+/// - ``beginWrite()``
+/// - ``isInWriteTransaction``
+///
+/// ### Versions held open
+/// - ``pinnedVersions()``
 public final class Database: Sendable, SnapshotOwner {
     /// How the database was opened.
     public let configuration: Configuration

@@ -15,10 +15,30 @@
 ///   primary keys to others.
 ///
 /// ## Topics
+///
+/// ### Reading objects
 /// - ``objects(_:)``
 /// - ``object(ofType:forPrimaryKey:)``
+/// - ``database``
+/// - ``version``
+///
+/// ### Moving on and writing
 /// - ``refresh()``
 /// - ``write(_:)``
+///
+/// ### Crossing threads
+/// - ``freeze()``
+/// - ``isFrozen``
+/// - ``resolve(_:)-(ThreadSafeReference<T>)``
+/// - ``resolve(_:)-(ThreadSafeReference<Results<T>>)``
+///
+/// ### Reading by name
+/// - ``dynamicObjects(_:)``
+/// - ``dynamicObjects(_:filter:arguments:sortedBy:limit:)``
+/// - ``dynamicObject(_:forPrimaryKey:)``
+/// - ``count(_:)``
+/// - ``backlinks(of:)``
+/// - ``explainDynamicQuery(_:filter:arguments:sortedBy:)``
 public final class ReadView {
     let snapshot: Snapshot
     /// The database the view reads.

@@ -170,8 +170,8 @@ extension WriteScope {
         try put(values, key: accessor.objectKey, in: accessor.binding, policy: .modified)
     }
 
-    /// Overwrites a fixed-width field of the same size in a copy of the record, without
-    /// decoding or re-encoding the rest: an unindexed number, date or flag changing value.
+    /// Overwrites a scalar field whose new encoding has the same size in a copy of the record,
+    /// without decoding or re-encoding the rest: an unindexed number, date or flag changing value.
     ///
     /// - Returns: whether the value was written this way.
     private func patchInPlace(
@@ -179,8 +179,8 @@ extension WriteScope {
     ) throws -> Bool {
         let schema = property.schema
         guard !preservesRemovedProperties, schema.collection == .single, !schema.isPrimaryKey, property.index == nil,
-            let width = schema.type.fixedWidth, let table = accessor.binding.table,
-            case .bytes(let field) = reader.field(property.slot), field.count == width,
+            schema.type.fixedWidth != nil, let table = accessor.binding.table,
+            case .bytes(let field) = reader.field(property.slot),
             let fieldStart = field.baseAddress, let recordStart = reader.record.baseAddress
         else { return false }
         var writer = RecordWriter(slotCount: 1)
@@ -189,6 +189,7 @@ extension WriteScope {
             codec.canonical(value, for: schema), of: PropertySchema(id: 0, name: schema.name, type: schema.type),
             in: accessor.binding.schema.name, into: &writer)
         let bytes = Array(writer.data)
+        let width = field.count
         guard bytes.count == width else { return false }
         let offset = fieldStart - recordStart
         if field.elementsEqual(bytes) { return true }

@@ -17,12 +17,29 @@
 /// - Warning: A write transaction belongs to the thread that began it.
 ///
 /// ## Topics
-/// - ``add(_:update:)``
+///
+/// ### Adding and creating
+/// - ``add(_:update:)-(Object,_)``
+/// - ``add(_:update:)-(Objects,_)``
 /// - ``create(_:value:update:)``
-/// - ``delete(_:)``
+/// - ``dynamicCreate(_:value:update:)``
+///
+/// ### Deleting
+/// - ``delete(_:)-(Object)``
+/// - ``delete(_:)-(Objects)``
+/// - ``delete(_:)-(DynamicObject)``
 /// - ``deleteAll(_:)``
+/// - ``deleteAll()``
+///
+/// ### Reading what the write sees
+/// - ``objects(_:)``
+/// - ``object(ofType:forPrimaryKey:)``
+/// - ``dynamicObjects(_:)``
+///
+/// ### Ending the write
 /// - ``commit()``
 /// - ``cancel()``
+/// - ``isFinished``
 public final class WriteTransaction {
     let scope: WriteScope
     /// Whether ``commit()`` or ``cancel()`` ended the transaction.
@@ -43,7 +60,9 @@ public final class WriteTransaction {
 
     /// Adds an unmanaged object, and the unmanaged objects it links to; the same instance becomes managed.
     ///
-    /// - Parameter update: what to do when an object with the same primary key exists.
+    /// - Parameters:
+    ///   - object: an unmanaged object, or one this database already manages (which is left as it is).
+    ///   - update: what to do when an object with the same primary key exists.
     /// - Throws: ``ObjDBError/primaryKeyExists(type:key:)`` under ``UpdatePolicy/error``,
     ///   ``ObjDBError/uniqueConstraintViolated(type:property:value:)``, ``ObjDBError/keyTooLarge(size:maximum:operation:)``.
     public func add(_ object: Object, update: UpdatePolicy = .error) throws {

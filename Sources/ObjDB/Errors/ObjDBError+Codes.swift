@@ -15,6 +15,8 @@ extension ObjDBError.Code {
     public static let damagedStore = Self(rawValue: "damagedStore")
     /// The store was written in a format this build does not read.
     public static let newerFormat = Self(rawValue: "newerFormat")
+    /// The store was written in an older format than this build reads (format 1).
+    public static let olderFormat = Self(rawValue: "olderFormat")
     /// The store is already open in this process with other options.
     public static let incompatibleOpen = Self(rawValue: "incompatibleOpen")
     /// A key exceeds LMDB's size limit.
@@ -75,6 +77,8 @@ extension ObjDBError {
     public static let damagedStore = Code.damagedStore
     /// ``Code/newerFormat``.
     public static let newerFormat = Code.newerFormat
+    /// ``Code/olderFormat``.
+    public static let olderFormat = Code.olderFormat
     /// ``Code/incompatibleOpen``.
     public static let incompatibleOpen = Code.incompatibleOpen
     /// ``Code/keyTooLarge``.

@@ -26,9 +26,22 @@
 /// ``Database/isInWriteTransaction``).
 ///
 /// ## Topics
-/// - ``Code``
+///
+/// ### Matching an error
 /// - ``code``
+/// - ``Code``
+///
+/// ### What the error says
 /// - ``message``
+/// - ``path``
+/// - ``typeName``
+/// - ``propertyName``
+/// - ``operation``
+/// - ``position``
+/// - ``details``
+/// - ``figures``
+/// - ``Figure``
+/// - ``resultCode``
 public struct ObjDBError: Error, Hashable, Sendable {
     /// What kind of fault this is; stable across releases.
     public let code: Code

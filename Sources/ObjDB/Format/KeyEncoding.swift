@@ -10,7 +10,7 @@ import Foundation
 /// | type | bytes |
 /// |---|---|
 /// | Bool | 1: `0` or `1` |
-/// | Int, Int8…Int64 | 8: two's complement with the sign bit flipped, big-endian |
+/// | Int, Int8…Int64 | an ``OrderedVarInt``: 1 to 9 bytes, sorting by value |
 /// | Float, Double | 8: IEEE 754 double (Float widened); sign bit flipped for positives, all bits flipped for negatives; `-0.0` stored as `+0.0`; every NaN stored as 8 zero bytes, below `-infinity` |
 /// | Date | as Double, of seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`) |
 /// | String | UTF-8 bytes (order of Unicode scalars) |
@@ -25,17 +25,14 @@ package enum KeyEncoding {
     /// The tag of a non-`nil` key.
     package static let valueTag: UInt8 = 0x01
 
-    /// Appends the order-preserving encoding of `value` (without tag) to `key`.
-    @inlinable
+    /// Appends the order-preserving encoding of `value` (without tag) to `key`: its ``OrderedVarInt``.
     package static func appendInteger(_ value: Int64, to key: inout [UInt8]) {
-        let ordered = UInt64(bitPattern: value) ^ (1 << 63)
-        withUnsafeBytes(of: ordered.bigEndian) { key.append(contentsOf: $0) }
+        OrderedVarInt.append(value, to: &key)
     }
 
-    /// The integer an ``appendInteger(_:to:)`` encoding holds.
-    @inlinable
-    package static func decodeInteger(_ bytes: UnsafeRawBufferPointer) -> Int64 {
-        Int64(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)) ^ (1 << 63))
+    /// The integer an ``appendInteger(_:to:)`` encoding holds; `nil` when `bytes` are not exactly one.
+    package static func decodeInteger(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        OrderedVarInt.decode(bytes)
     }
 
     /// Appends the order-preserving encoding of `value` (without tag) to `key`.
@@ -54,6 +51,7 @@ package enum KeyEncoding {
     /// The double an ``appendDouble(_:to:)`` encoding holds (`-0.0` comes back as `+0.0`, NaN as `.nan`).
     @inlinable
     package static func decodeDouble(_ bytes: UnsafeRawBufferPointer) -> Double {
+        guard bytes.count >= 8 else { return .nan }
         let ordered = UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))
         if ordered == 0 { return .nan }
         let bits = ordered & (1 << 63) != 0 ? ordered & ~(1 << 63) : ~ordered

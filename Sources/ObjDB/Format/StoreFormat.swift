@@ -8,13 +8,14 @@
 /// | 8 | 4 | format version, unsigned big-endian |
 /// | 12 | 4 | reserved, zero |
 ///
-/// Invariant: a file with this record has a format version this build knows,
-/// or is refused on open before anything else is read.
+/// Invariant: a file with this record has the format version this build reads and writes,
+/// or is refused on open before anything else is read: format 2 changed every record and
+/// table key, so a format 1 store cannot be read as one (``ObjDBError/olderFormat(path:found:supported:)``).
 package enum StoreFormat {
     /// Identifies an ObjDB store; must equal the first 8 bytes of the header.
     package static let magic: [UInt8] = [0x89, 0x4F, 0x42, 0x4A, 0x44, 0x42, 0x0D, 0x0A]
-    /// The format this build writes, and the newest it reads.
-    package static let version: UInt32 = 1
+    /// The format this build writes, and the only one it reads.
+    package static let version: UInt32 = 2
     /// The named database holding the header (and, later, the stored schema).
     package static let metaDatabaseName = DatabaseNames.meta
     /// The key of the header record.
@@ -27,7 +28,8 @@ package enum StoreFormat {
     ///
     /// - Returns: the environment and the store's format version.
     /// - Throws: ``ObjDBError/notAnObjDBStore(path:reason:)`` for a foreign LMDB file
-    ///   or a damaged header, ``ObjDBError/newerFormat(path:found:supported:)`` for a newer one.
+    ///   or a damaged header, ``ObjDBError/newerFormat(path:found:supported:)`` for a newer one,
+    ///   ``ObjDBError/olderFormat(path:found:supported:)`` for an older one.
     package static func open(path: String, options: EnvironmentOptions = .init()) throws -> (Environment, UInt32) {
         try validate(try Environment.open(path: path, options: options, checking: [DatabaseNames.meta]))
     }
@@ -75,6 +77,9 @@ package enum StoreFormat {
         let found = header[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         guard found <= version else {
             throw ObjDBError.newerFormat(path: path, found: found, supported: version)
+        }
+        guard found == version else {
+            throw ObjDBError.olderFormat(path: path, found: found, supported: version)
         }
         return found
     }

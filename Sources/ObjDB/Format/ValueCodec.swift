@@ -1,46 +1,49 @@
 import Foundation
 
-/// The bytes of one value inside a record field, a collection element, or a map value.
+/// The bytes of one value inside a record field, a collection element, or a map value (format 2).
 ///
 /// | type | bytes |
 /// |---|---|
 /// | bool | 1: `0` or `1` |
-/// | int8, int16, int32, int64, int | 1, 2, 4, 8, 8: two's complement, little-endian |
-/// | float, double | 4, 8: IEEE 754, little-endian |
+/// | int8, int16, int32, int64, int | an ``OrderedVarInt``: 1 to 9 bytes |
+/// | float | 4: IEEE 754, little-endian |
+/// | double, date | an ``OrderedVarInt`` shorter than 8 bytes for an integral value below 2⁴⁸ in magnitude (not `-0.0`), else 8: IEEE 754, little-endian; always 8 in a packed list. A date is `timeIntervalSinceReferenceDate` |
 /// | string | UTF-8 |
 /// | data | the bytes |
-/// | date | 8: `timeIntervalSinceReferenceDate` as a little-endian double |
 /// | uuid | 16: the UUID's bytes |
 /// | decimal | UTF-8 of its description (`1234.5678`) |
 /// | object | the linked object's table key (see ``ObjectKeyCodec``) |
 /// | embedded | a nested record (see ``RecordLayout``) of the embedded type |
 ///
-/// Collections (lists and sets): `u32 LE` element count, then the elements:
-/// packed end to end when the element type is fixed-width and not optional,
-/// otherwise each as `u32 LE` length (`0xFFFF_FFFF` for `nil`) and its bytes.
-/// Maps: `u32 LE` entry count, then per entry `u32 LE` key length, the key's
-/// UTF-8, and the value as a length-prefixed element. Map keys are sorted.
+/// Collections (lists and sets): nothing at all when empty, else a ``VarUInt`` element count,
+/// then the elements: **packed** end to end when the element type is not optional and is an
+/// integer (each ``OrderedVarInt`` knows its length) or fixed-width (bool 1, float 4, double
+/// and date 8, uuid 16); otherwise **length-prefixed**, each as a ``VarUInt`` of its length
+/// plus one (`0` for `nil`) and its bytes. Maps: nothing when empty, else a ``VarUInt`` entry
+/// count, then per entry in ascending key order the key's UTF-8 length (``VarUInt``), the key,
+/// and the value length-prefixed.
 struct ValueCodec {
     let schema: SchemaIndex
 
     // MARK: Encoding
 
-    /// Appends the field for `value` of `property` to `writer`.
-    func encodeField(
-        _ value: StoredValue, of property: PropertySchema, in type: String, into writer: inout RecordWriter
+    /// Writes the field for `value` of `property` to `sink` (a ``RecordWriter``, a ``RecordSize``
+    /// measuring it, or a ``RecordEncoder`` writing it in place).
+    func encodeField<Sink: FieldSink>(
+        _ value: StoredValue, of property: PropertySchema, in type: String, into sink: inout Sink
     ) throws {
         let slot = Int(property.id)
         if value.isNull && property.collection == .single {
             guard property.isOptional || property.type == .object else {
                 throw ObjDBError.missingValue(type: type, property: property.name)
             }
-            writer.setNull(slot)
+            sink.setNull(slot)
             return
         }
-        writer.beginField(slot)
+        sink.beginField(slot)
         switch property.collection {
         case .single:
-            try append(value, as: property, in: type, to: &writer.bytes)
+            try append(value, as: property, in: type, packed: false, to: &sink)
         case .list, .set:
             let elements: [StoredValue]
             switch value {
@@ -48,13 +51,14 @@ struct ValueCodec {
             case .null: elements = []
             default: throw mismatch(property, type, value)
             }
-            appendUInt32(UInt32(elements.count), to: &writer.bytes)
-            let packed = property.type.fixedWidth != nil && !property.isOptional
+            guard !elements.isEmpty else { return }
+            VarUInt.append(elements.count, to: &sink)
+            let packed = Self.isPacked(property)
             for element in elements {
                 if packed {
-                    try append(element, as: property, in: type, to: &writer.bytes)
+                    try append(element, as: property, in: type, packed: true, to: &sink)
                 } else {
-                    try appendElement(element, as: property, in: type, to: &writer.bytes)
+                    try appendLengthPrefixed(element, as: property, in: type, to: &sink)
                 }
             }
         case .map:
@@ -64,81 +68,111 @@ struct ValueCodec {
             case .null: entries = [:]
             default: throw mismatch(property, type, value)
             }
-            appendUInt32(UInt32(entries.count), to: &writer.bytes)
+            guard !entries.isEmpty else { return }
+            VarUInt.append(entries.count, to: &sink)
             for key in entries.keys.sorted() {
-                appendUInt32(UInt32(key.utf8.count), to: &writer.bytes)
-                writer.bytes.append(contentsOf: key.utf8)
-                try appendElement(entries[key]!, as: property, in: type, to: &writer.bytes)
+                VarUInt.append(key.utf8.count, to: &sink)
+                sink.appendUTF8(key)
+                try appendLengthPrefixed(entries[key]!, as: property, in: type, to: &sink)
             }
         }
     }
 
-    private func appendElement(
-        _ value: StoredValue, as property: PropertySchema, in type: String, to bytes: inout [UInt8]
+    /// Whether a collection of `property`'s elements is packed (no length per element).
+    static func isPacked(_ property: PropertySchema) -> Bool {
+        !property.isOptional && (property.type.isInteger || packedWidth(of: property.type) != nil)
+    }
+
+    /// The width of a packed element of fixed width, or `nil` (integers are packed, of varying width).
+    static func packedWidth(of type: PropertyType) -> Int? {
+        switch type {
+        case .bool: return 1
+        case .float: return 4
+        case .double, .date: return 8
+        case .uuid: return 16
+        default: return nil
+        }
+    }
+
+    private func appendLengthPrefixed<Sink: ByteSink>(
+        _ value: StoredValue, as property: PropertySchema, in type: String, to sink: inout Sink
     ) throws {
         if value.isNull {
             guard property.isOptional else { throw ObjDBError.missingValue(type: type, property: property.name) }
-            appendUInt32(0xFFFF_FFFF, to: &bytes)
+            sink.append(0)
             return
         }
-        var element: [UInt8] = []
-        try append(value, as: property, in: type, to: &element)
-        appendUInt32(UInt32(element.count), to: &bytes)
-        bytes.append(contentsOf: element)
+        var counter = ByteCounter()
+        try append(value, as: property, in: type, packed: false, to: &counter)
+        VarUInt.append(counter.count + 1, to: &sink)
+        try append(value, as: property, in: type, packed: false, to: &sink)
     }
 
     /// Appends one non-nil value of `property`'s element type.
-    private func append(
-        _ value: StoredValue, as property: PropertySchema, in type: String, to bytes: inout [UInt8]
+    private func append<Sink: ByteSink>(
+        _ value: StoredValue, as property: PropertySchema, in type: String, packed: Bool, to sink: inout Sink
     ) throws {
         switch (property.type, value) {
         case (.bool, .bool(let flag)):
-            bytes.append(flag ? 1 : 0)
+            sink.append(flag ? 1 : 0)
         case (.int, .int(let number)), (.int64, .int(let number)):
-            appendLittleEndian(number, to: &bytes)
+            OrderedVarInt.append(number, to: &sink)
         case (.int32, .int(let number)):
-            guard let narrow = Int32(exactly: number) else { throw outOfRange(property, type, value) }
-            appendLittleEndian(narrow, to: &bytes)
+            guard Int32(exactly: number) != nil else { throw outOfRange(property, type, value) }
+            OrderedVarInt.append(number, to: &sink)
         case (.int16, .int(let number)):
-            guard let narrow = Int16(exactly: number) else { throw outOfRange(property, type, value) }
-            appendLittleEndian(narrow, to: &bytes)
+            guard Int16(exactly: number) != nil else { throw outOfRange(property, type, value) }
+            OrderedVarInt.append(number, to: &sink)
         case (.int8, .int(let number)):
-            guard let narrow = Int8(exactly: number) else { throw outOfRange(property, type, value) }
-            appendLittleEndian(narrow, to: &bytes)
+            guard Int8(exactly: number) != nil else { throw outOfRange(property, type, value) }
+            OrderedVarInt.append(number, to: &sink)
         case (.float, .float(let number)):
-            appendLittleEndian(number.bitPattern, to: &bytes)
+            sink.appendLittleEndian(number.bitPattern)
         case (.float, .double(let number)):
-            appendLittleEndian(Float(number).bitPattern, to: &bytes)
+            sink.appendLittleEndian(Float(number).bitPattern)
         case (.float, .int(let number)):
-            appendLittleEndian(Float(number).bitPattern, to: &bytes)
+            sink.appendLittleEndian(Float(number).bitPattern)
         case (.double, .double(let number)):
-            appendLittleEndian(number.bitPattern, to: &bytes)
+            appendDouble(number, packed: packed, to: &sink)
         case (.double, .float(let number)):
-            appendLittleEndian(Double(number).bitPattern, to: &bytes)
+            appendDouble(Double(number), packed: packed, to: &sink)
         case (.double, .int(let number)):
-            appendLittleEndian(Double(number).bitPattern, to: &bytes)
+            appendDouble(Double(number), packed: packed, to: &sink)
         case (.string, .string(let text)):
-            bytes.append(contentsOf: text.utf8)
+            sink.appendUTF8(text)
         case (.data, .data(let data)):
-            bytes.append(contentsOf: data)
+            data.withUnsafeBytes { sink.append($0) }
         case (.date, .date(let date)):
-            appendLittleEndian(date.timeIntervalSinceReferenceDate.bitPattern, to: &bytes)
+            appendDouble(date.timeIntervalSinceReferenceDate, packed: packed, to: &sink)
         case (.uuid, .uuid(let uuid)):
-            withUnsafeBytes(of: uuid.uuid) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: uuid.uuid) { sink.append($0) }
         case (.decimal, .decimal(let decimal)):
-            bytes.append(contentsOf: decimal.description.utf8)
+            sink.appendUTF8(decimal.description)
         case (.decimal, .int(let number)):
-            bytes.append(contentsOf: Decimal(number).description.utf8)
+            sink.appendUTF8(Decimal(number).description)
         case (.object, .link(let target, let key)):
             guard target == property.objectType else { throw mismatch(property, type, value) }
-            bytes.append(contentsOf: ObjectKeyCodec.encode(key))
+            ObjectKeyCodec.append(key, to: &sink)
         case (.embedded, .embedded(let values)):
             guard let embeddedType = property.objectType.flatMap({ schema[$0] }) else {
                 throw ObjDBError.unknownType(property.objectType ?? "?")
             }
-            bytes.append(contentsOf: try RecordCodec(schema: schema).encode(named: values, as: embeddedType))
+            let codec = RecordCodec(schema: schema)
+            let size = try codec.size(named: values, as: embeddedType)
+            try sink.appendInPlace(size.byteCount) {
+                try codec.encode(named: values, as: embeddedType, into: $0, size: size)
+            }
         default:
             throw mismatch(property, type, value)
+        }
+    }
+
+    @inline(__always)
+    private func appendDouble<Sink: ByteSink>(_ value: Double, packed: Bool, to sink: inout Sink) {
+        if packed {
+            sink.appendLittleEndian(value.bitPattern)
+        } else {
+            FieldEncoding.appendDouble(value, to: &sink)
         }
     }
 
@@ -211,24 +245,18 @@ struct ValueCodec {
 
     /// Decodes one value of `property`'s element type; `nil` when the bytes cannot be one.
     func decodeValue(_ bytes: UnsafeRawBufferPointer, as property: PropertySchema) -> StoredValue? {
-        if let width = property.type.fixedWidth, bytes.count != width { return nil }
         switch property.type {
-        case .bool: return .bool(bytes[0] != 0)
-        case .int, .int64: return .int(Int64(littleEndian: bytes.loadUnaligned(as: Int64.self)))
-        case .int32: return .int(Int64(Int32(littleEndian: bytes.loadUnaligned(as: Int32.self))))
-        case .int16: return .int(Int64(Int16(littleEndian: bytes.loadUnaligned(as: Int16.self))))
-        case .int8: return .int(Int64(Int8(bitPattern: bytes[0])))
-        case .float: return .float(Float(bitPattern: UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self))))
-        case .double: return .double(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))))
+        case .bool: return FieldDecoding.bool(bytes).map(StoredValue.bool)
+        case .int, .int64: return FieldDecoding.integer(bytes).map(StoredValue.int)
+        case .int32: return FieldDecoding.integer(bytes).flatMap { Int32(exactly: $0) == nil ? nil : .int($0) }
+        case .int16: return FieldDecoding.integer(bytes).flatMap { Int16(exactly: $0) == nil ? nil : .int($0) }
+        case .int8: return FieldDecoding.integer(bytes).flatMap { Int8(exactly: $0) == nil ? nil : .int($0) }
+        case .float: return FieldDecoding.float(bytes).map(StoredValue.float)
+        case .double: return FieldDecoding.double(bytes).map(StoredValue.double)
         case .string: return .string(String(decoding: bytes, as: UTF8.self))
         case .data: return .data(Data(bytes))
-        case .date:
-            let seconds = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)))
-            return .date(Date(timeIntervalSinceReferenceDate: seconds))
-        case .uuid:
-            var uuid = UUID().uuid
-            withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: bytes) }
-            return .uuid(UUID(uuid: uuid))
+        case .date: return FieldDecoding.date(bytes).map(StoredValue.date)
+        case .uuid: return FieldDecoding.uuid(bytes).map(StoredValue.uuid)
         case .decimal:
             return Decimal(string: String(decoding: bytes, as: UTF8.self), locale: Locale(identifier: "en_US_POSIX"))
                 .map(StoredValue.decimal)
@@ -260,53 +288,74 @@ struct ValueCodec {
         return elements
     }
 
-    /// Calls `body` with each element's bytes (`nil` for a `nil` element) of a list or set field.
+    /// The element count a list, set or map field states (0 for an empty or damaged one).
+    static func elementCount(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var offset = 0
+        return VarUInt.read(bytes, at: &offset) ?? 0
+    }
+
+    /// Calls `body` with each element's bytes (`nil` for a `nil` element) of a list or set field;
+    /// stops at the first damaged element.
     func forEachElement(
         _ bytes: UnsafeRawBufferPointer, as property: PropertySchema, _ body: (UnsafeRawBufferPointer?) -> Void
     ) {
-        guard bytes.count >= 4 else { return }
-        let count = Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
-        var offset = 4
-        if let width = property.type.fixedWidth, !property.isOptional {
-            guard count <= (bytes.count - 4) / width else { return }
+        var offset = 0
+        guard !bytes.isEmpty, let count = VarUInt.read(bytes, at: &offset) else { return }
+        guard Self.isPacked(property) else {
+            for _ in 0..<count {
+                guard let element = Self.readLengthPrefixed(bytes, at: &offset) else { return }
+                body(element.isNull ? nil : element.bytes)
+            }
+            return
+        }
+        if let width = Self.packedWidth(of: property.type) {
+            guard count <= (bytes.count - offset) / width else { return }
             for _ in 0..<count {
                 body(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + width]))
                 offset += width
             }
             return
         }
+        // Packed integers: each encoding's first byte gives its length.
         for _ in 0..<count {
-            guard let element = readLengthPrefixed(bytes, at: &offset) else { return }
-            body(element.isNull ? nil : element.bytes)
+            guard offset < bytes.count else { return }
+            let length = OrderedVarInt.length(startingWith: bytes[offset])
+            guard length > 0, length <= bytes.count - offset else { return }
+            body(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]))
+            offset += length
         }
     }
 
     /// The entries of a map field; stops at the first damaged entry.
     func decodeMap(_ bytes: UnsafeRawBufferPointer, as property: PropertySchema) -> [String: StoredValue] {
-        guard bytes.count >= 4 else { return [:] }
-        let count = Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
-        var offset = 4
+        var offset = 0
+        guard !bytes.isEmpty, let count = VarUInt.read(bytes, at: &offset) else { return [:] }
         var entries: [String: StoredValue] = [:]
         for _ in 0..<count {
-            guard let key = readLengthPrefixed(bytes, at: &offset), !key.isNull,
-                let value = readLengthPrefixed(bytes, at: &offset)
-            else { break }
-            let name = String(decoding: key.bytes, as: UTF8.self)
+            guard let keyLength = VarUInt.read(bytes, at: &offset), keyLength <= bytes.count - offset else { break }
+            let name = String(
+                decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + keyLength]), as: UTF8.self)
+            offset += keyLength
+            guard let value = Self.readLengthPrefixed(bytes, at: &offset) else { break }
             entries[name] = value.isNull ? .null : decodeValue(value.bytes, as: property) ?? .null
         }
         return entries
     }
 
-    private func readLengthPrefixed(
+    /// A length-prefixed element at `offset`, moving past it; `nil` when it runs past the end.
+    private static func readLengthPrefixed(
         _ bytes: UnsafeRawBufferPointer, at offset: inout Int
     ) -> (bytes: UnsafeRawBufferPointer, isNull: Bool)? {
-        guard offset + 4 <= bytes.count else { return nil }
-        let length = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-        offset += 4
-        if length == 0xFFFF_FFFF { return (UnsafeRawBufferPointer(start: nil, count: 0), true) }
-        guard Int(length) <= bytes.count - offset else { return nil }
-        defer { offset += Int(length) }
-        return (UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Int(length)]), false)
+        var position = offset
+        guard let prefix = VarUInt.read(bytes, at: &position) else { return nil }
+        if prefix == 0 {
+            offset = position
+            return (UnsafeRawBufferPointer(start: nil, count: 0), true)
+        }
+        let length = prefix - 1
+        guard length <= bytes.count - position else { return nil }
+        offset = position + length
+        return (UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]), false)
     }
 
     // MARK: Helpers
@@ -327,11 +376,7 @@ struct ValueCodec {
     }
 }
 
-@inline(__always)
-func appendUInt32(_ value: UInt32, to bytes: inout [UInt8]) {
-    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-}
-
+/// Appends `value` little-endian to `bytes` (the change log's fixed-width fields).
 @inline(__always)
 func appendLittleEndian<Integer: FixedWidthInteger>(_ value: Integer, to bytes: inout [UInt8]) {
     withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }

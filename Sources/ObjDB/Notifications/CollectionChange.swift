@@ -42,7 +42,7 @@ public enum CollectionChange<Collection> {
 
 extension CollectionChange: Sendable where Collection: Sendable {}
 
-/// What changed in an observed object, as ``Object/observe(keyPaths:_:)`` reports it.
+/// What changed in an observed object, as ``ObjectObservable/observe(keyPaths:_:)`` reports it.
 ///
 /// `.deleted` and `.error` are the last delivery: the observer has stopped.
 public enum ObjectChange<Observed> {

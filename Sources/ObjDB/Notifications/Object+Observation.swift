@@ -24,6 +24,7 @@ extension ObjectObservable where Self: Object {
     /// - Parameter keyPaths: property names, or a link and a property of what it reaches
     ///   (`"author.name"`); when given, changes to anything else are not reported. Without them,
     ///   every property counts, and a change to an object one link away reports the link property.
+    /// - Parameter block: called on the view's queue with each change.
     /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object, and
     ///   what ``Results/observe(keyPaths:_:)`` throws.
     /// - Precondition: the object's view is live, has a queue to deliver on (made with

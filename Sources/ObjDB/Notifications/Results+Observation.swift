@@ -26,6 +26,7 @@ extension Results {
     ///   (`"author.name"`); when given, a change to anything else of an object that stays in
     ///   place is not reported. Without them, every property counts, and so does any change to
     ///   an object one link away.
+    /// - Parameter block: called on the view's queue with `.initial`, then with each change.
     /// - Throws: ``ObjDBError/unknownProperty(type:property:)`` for an unknown key path.
     /// - Precondition: the view is live, has a queue to deliver on (made with
     ///   ``Database/view(queue:)``, or on the main thread), and this is called there. A view

@@ -91,8 +91,8 @@ extension Optional: Persistable where Wrapped: Persistable {
 
 extension Bool: Persistable {
     public static func _read(_ property: _ManagedProperty) -> Bool {
-        guard case .bytes(let bytes) = property.field(), bytes.count == 1 else { return false }
-        return bytes[0] != 0
+        guard case .bytes(let bytes) = property.field() else { return false }
+        return FieldDecoding.bool(bytes) ?? false
     }
     public static var _schemaKind: _SchemaKind { _SchemaKind(.bool) }
     public static var _defaultValue: Bool { false }
@@ -111,11 +111,9 @@ public protocol _PersistableInteger: Persistable, FixedWidthInteger {
 
 extension _PersistableInteger {
     public static func _read(_ property: _ManagedProperty) -> Self {
-        // The hot path: the stored width is the declared one, little-endian.
-        guard case .bytes(let bytes) = property.field(), bytes.count == MemoryLayout<Self>.size else {
-            return _fromStored(property.storedValue(), property) ?? 0
-        }
-        return Self(littleEndian: bytes.loadUnaligned(as: Self.self))
+        // The hot path: the integer straight from the record.
+        guard case .bytes(let bytes) = property.field(), let value = FieldDecoding.integer(bytes) else { return 0 }
+        return Self(truncatingIfNeeded: value)
     }
     public static var _schemaKind: _SchemaKind { _SchemaKind(_propertyType) }
     public static var _defaultValue: Self { 0 }
@@ -144,8 +142,8 @@ extension Float: Persistable {
 
 extension Double: Persistable {
     public static func _read(_ property: _ManagedProperty) -> Double {
-        guard case .bytes(let bytes) = property.field(), bytes.count == 8 else { return 0 }
-        return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)))
+        guard case .bytes(let bytes) = property.field() else { return 0 }
+        return FieldDecoding.double(bytes) ?? 0
     }
     public static var _schemaKind: _SchemaKind { _SchemaKind(.double) }
     public static var _defaultValue: Double { 0 }
@@ -183,10 +181,8 @@ extension Data: Persistable {
 
 extension Date: Persistable {
     public static func _read(_ property: _ManagedProperty) -> Date {
-        guard case .bytes(let bytes) = property.field(), bytes.count == 8 else { return _defaultValue }
-        return Date(
-            timeIntervalSinceReferenceDate: Double(
-                bitPattern: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))))
+        guard case .bytes(let bytes) = property.field() else { return _defaultValue }
+        return FieldDecoding.date(bytes) ?? _defaultValue
     }
     public static var _schemaKind: _SchemaKind { _SchemaKind(.date) }
     public static var _defaultValue: Date { Date(timeIntervalSinceReferenceDate: 0) }

@@ -24,6 +24,8 @@ public struct Persisted<Value: Persistable> {
     /// Declares a stored property with an initial value.
     ///
     /// - Parameters:
+    ///   - wrappedValue: the value of a new, unmanaged object. A stored object that lacks the
+    ///     property (it was added later) reads its type's zero value instead.
     ///   - primaryKey: the property identifies the object: an `Int64` (or other integer), `String` or `UUID`.
     ///   - indexed: keep an index, so queries on the property need not scan.
     ///   - unique: keep an index that refuses a value another object already has.

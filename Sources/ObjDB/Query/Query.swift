@@ -139,15 +139,19 @@ extension Query where Value: Persistable {
 }
 
 extension Query where Value: Persistable & Comparable {
+    /// The property is less than `value`.
     public static func < (lhs: Query, rhs: Value) -> Query<Bool> {
         lhs.comparing(.less, Query.stored(rhs))
     }
+    /// The property is less than or equal to `value`.
     public static func <= (lhs: Query, rhs: Value) -> Query<Bool> {
         lhs.comparing(.lessOrEqual, Query.stored(rhs))
     }
+    /// The property is greater than `value`.
     public static func > (lhs: Query, rhs: Value) -> Query<Bool> {
         lhs.comparing(.greater, Query.stored(rhs))
     }
+    /// The property is greater than or equal to `value`.
     public static func >= (lhs: Query, rhs: Value) -> Query<Bool> {
         lhs.comparing(.greaterOrEqual, Query.stored(rhs))
     }
@@ -174,12 +178,16 @@ extension Query {
         lhs.comparing(.notEqual, Query.stored(optional: rhs))
     }
 
+    /// The optional property is greater than `value`; `nil` never is.
     public static func > <Wrapped: Persistable & Comparable>(lhs: Query, rhs: Wrapped) -> Query<Bool>
     where Value == Wrapped? { lhs.comparing(.greater, Query.stored(rhs)) }
+    /// The optional property is greater than or equal to `value`; `nil` never is.
     public static func >= <Wrapped: Persistable & Comparable>(lhs: Query, rhs: Wrapped) -> Query<Bool>
     where Value == Wrapped? { lhs.comparing(.greaterOrEqual, Query.stored(rhs)) }
+    /// The optional property is less than `value`; `nil` never is.
     public static func < <Wrapped: Persistable & Comparable>(lhs: Query, rhs: Wrapped) -> Query<Bool>
     where Value == Wrapped? { lhs.comparing(.less, Query.stored(rhs)) }
+    /// The optional property is less than or equal to `value`; `nil` never is.
     public static func <= <Wrapped: Persistable & Comparable>(lhs: Query, rhs: Wrapped) -> Query<Bool>
     where Value == Wrapped? { lhs.comparing(.lessOrEqual, Query.stored(rhs)) }
 }

@@ -21,15 +21,7 @@ extension QueryCompiler {
         let label = "\(schema.name) (\(schema.type.rawValue))"
         switch schema.type {
         case .int, .int8, .int16, .int32, .int64:
-            let width = schema.type.fixedWidth!
-            let decode: (UnsafeRawBufferPointer) -> Int64 = { bytes in
-                switch width {
-                case 1: return Int64(Int8(bitPattern: bytes[0]))
-                case 2: return Int64(Int16(littleEndian: bytes.loadUnaligned(as: Int16.self)))
-                case 4: return Int64(Int32(littleEndian: bytes.loadUnaligned(as: Int32.self)))
-                default: return Int64(littleEndian: bytes.loadUnaligned(as: Int64.self))
-                }
-            }
+            let decode: (UnsafeRawBufferPointer) -> Int64 = { FieldDecoding.integer($0) ?? 0 }
             if let integers = constants.map(\.intValue) as? [Int64] {
                 return try ordered(op, integers, label: label, decode: decode)
             }
@@ -37,20 +29,16 @@ extension QueryCompiler {
         case .float:
             // The constant as the Float the property would hold: `score == 0.1` means 0.1 as a Float.
             return try ordered(op, try doubles(constants, label).map { Double(Float($0)) }, label: label) {
-                Double(Float(bitPattern: UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self))))
+                Double(FieldDecoding.float($0) ?? 0)
             }
         case .double:
-            return try ordered(op, try doubles(constants, label), label: label) {
-                Double(bitPattern: UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)))
-            }
+            return try ordered(op, try doubles(constants, label), label: label) { FieldDecoding.double($0) ?? 0 }
         case .date:
             let seconds = try constants.map { constant -> Double in
                 guard case .date(let date) = constant else { throw mismatch(label, constant) }
                 return date.timeIntervalSinceReferenceDate
             }
-            return try ordered(op, seconds, label: label) {
-                Double(bitPattern: UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)))
-            }
+            return try ordered(op, seconds, label: label) { FieldDecoding.double($0) ?? 0 }
         case .bool:
             let flags = try constants.map { constant -> Bool in
                 guard case .bool(let flag) = constant else { throw mismatch(label, constant) }
@@ -59,7 +47,7 @@ extension QueryCompiler {
             guard op == .equal || op == .notEqual || op == .in else {
                 throw invalid("\(label) compares with == and != only")
             }
-            return try ordered(op, flags.map { $0 ? 1 : 0 }, label: label) { Int($0[0] != 0 ? 1 : 0) }
+            return try ordered(op, flags.map { $0 ? 1 : 0 }, label: label) { FieldDecoding.bool($0) == true ? 1 : 0 }
         case .string:
             let texts = try constants.map { constant -> String in
                 guard case .string(let text) = constant else { throw mismatch(label, constant) }
@@ -123,10 +111,7 @@ extension QueryCompiler {
     {
         let codec = ValueCodec(schema: source.catalog.schemaIndex)
         if aggregate == .count {
-            return { field in
-                guard let field, field.count >= 4 else { return 0 }
-                return Double(UInt32(littleEndian: field.loadUnaligned(as: UInt32.self)))
-            }
+            return { field in field.map { Double(ValueCodec.elementCount($0)) } ?? 0 }
         }
         guard [.int, .int8, .int16, .int32, .int64, .float, .double, .decimal].contains(schema.type) else {
             throw invalid(

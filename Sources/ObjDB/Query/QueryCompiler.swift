@@ -209,9 +209,7 @@ struct QueryCompiler {
             let matcher = try numberMatcher(comparison)
             return { row in
                 var count = 0.0
-                if case .bytes(let field) = row.reader.field(slot), field.count >= 4 {
-                    count = Double(UInt32(littleEndian: field.loadUnaligned(as: UInt32.self)))
-                }
+                if case .bytes(let field) = row.reader.field(slot) { count = Double(ValueCodec.elementCount(field)) }
                 return withUnsafeBytes(of: count) { matcher.matches($0) }
             }
         }
@@ -227,8 +225,10 @@ struct QueryCompiler {
             guard absent != nil else { return nil }
             let op = comparison.op
             return { row in
-                guard case .bytes(let bytes) = row.reader.field(slot), bytes.count == 8 else { return absent! }
-                return ordered(op, Int64(littleEndian: bytes.loadUnaligned(as: Int64.self)), constant)!
+                guard case .bytes(let bytes) = row.reader.field(slot), let value = FieldDecoding.integer(bytes) else {
+                    return absent!
+                }
+                return ordered(op, value, constant)!
             }
         case (.string, .string(let text)) where comparison.op == .equal || comparison.op == .notEqual:
             let constant = Array(text.utf8)

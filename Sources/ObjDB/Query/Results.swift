@@ -10,6 +10,41 @@
 ///
 /// A `Results` reads the snapshot of the view it came from; the query runs once per
 /// snapshot, when an element or the count is first read.
+///
+/// ## Topics
+///
+/// ### Filtering
+/// - ``filter(_:_:)``
+/// - ``where(_:)``
+/// - ``filter(_:)``
+/// - ``explain()``
+///
+/// ### Ordering and cutting
+/// - ``sorted(byKeyPath:ascending:)``
+/// - ``sorted(by:)``
+/// - ``distinct(by:)``
+/// - ``limit(_:)``
+///
+/// ### Aggregates
+/// - ``min(ofProperty:)``
+/// - ``max(ofProperty:)``
+/// - ``sum(ofProperty:)``
+/// - ``average(ofProperty:)``
+///
+/// ### Observing changes
+/// - ``observe(keyPaths:_:)``
+/// - ``observe(on:keyPaths:_:)``
+/// - ``changes``
+///
+/// ### Crossing threads
+/// - ``freeze()``
+///
+/// ### Reading the objects
+/// - ``startIndex``
+/// - ``endIndex``
+/// - ``subscript(_:)``
+/// - ``makeIterator()``
+/// - ``Iterator``
 public struct Results<Element: Object>: RandomAccessCollection {
     let snapshot: Snapshot
     let binding: TypeBinding

@@ -21,6 +21,7 @@ public struct SortKey: Hashable, Sendable {
 
 /// How strings compare in sorts.
 public struct StringComparisonOptions: OptionSet, Hashable, Sendable {
+    /// The options' bits.
     public let rawValue: UInt8
     /// Creates options from their raw bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }

@@ -44,7 +44,7 @@ final class DiscoveredType: @unchecked Sendable {
         }
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: DiscoveredType]>([:])
+    private static let cache = Lock<[ObjectIdentifier: DiscoveredType]>([:])
 
     /// The schema of `type`, discovered on first use.
     ///

@@ -39,7 +39,8 @@ final class StoreCatalog: Sendable {
             let known = discovered.first { $0.schema.name == type.name }
             let binding = TypeBinding(
                 schema: type, swiftType: known?.swiftType, discovered: known, table: handles.tables[type.name],
-                indexes: handles.indexes[type.name] ?? [:], isLinkTarget: linkTargets.contains(type.name))
+                indexes: handles.indexes[type.name] ?? [:], isLinkTarget: linkTargets.contains(type.name),
+                schemaIndex: schemaIndex)
             bindings[type.name] = binding
             if let known { byClass[ObjectIdentifier(known.swiftType)] = binding }
         }

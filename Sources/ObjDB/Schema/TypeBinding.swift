@@ -24,11 +24,13 @@ final class TypeBinding: @unchecked Sendable {
     let isLinkTarget: Bool
     /// The stored properties' positions in slot order, and the slot count: how records are laid out.
     let storedOrder: (positions: [Int], slotCount: Int)
+    /// The type's record encoder and decoder, built once.
+    let codec: TypeCodec
     private let byName: [String: BoundProperty]
 
     init(
         schema: ObjectSchema, swiftType: ObjectBase.Type?, discovered: DiscoveredType?, table: DatabaseHandle?,
-        indexes: [String: DatabaseHandle], isLinkTarget: Bool = true
+        indexes: [String: DatabaseHandle], isLinkTarget: Bool = true, schemaIndex: SchemaIndex
     ) {
         self.isLinkTarget = isLinkTarget
         self.schema = schema
@@ -42,6 +44,7 @@ final class TypeBinding: @unchecked Sendable {
         primaryKey = properties.first { $0.schema.isPrimaryKey }
         hasLinks = properties.contains { $0.schema.type == .object || $0.schema.type == .embedded }
         storedOrder = schema.storedPropertyOrder
+        codec = TypeCodec(type: schema, schema: schemaIndex)
         if let discovered {
             let byName = self.byName
             propertiesByOrdinal = discovered.propertyIndexByOrdinal.map { index in

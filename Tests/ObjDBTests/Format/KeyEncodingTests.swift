@@ -19,10 +19,6 @@ struct KeyEncodingTests {
         return key
     }
 
-    func isSortedBytewise(_ keys: [[UInt8]]) -> Bool {
-        zip(keys, keys.dropFirst()).allSatisfy { $0.lexicographicallyPrecedes($1) }
-    }
-
     @Test func signedIntegersSortByValue() {
         let values: [Int64] = [.min, -1_000_000, -256, -1, 0, 1, 255, 256, 1 << 40, .max]
         #expect(isSortedBytewise(values.map(integerKey)))
@@ -69,9 +65,14 @@ struct KeyEncodingTests {
 
     @Test func aDamagedRecordIsRejectedBeforeAnyFieldIsRead() {
         let damaged: [[UInt8]] = [
-            [], [1], [2, 0, 0, 0], [1, 0, 5, 0],  // wrong version, slot table past the end
-            [1, 0, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0],  // offsets decreasing
-            [1, 0, 1, 0, 200, 0, 0, 0],  // offset past the end
+            [], [2], [2, 0], [1, 0, 0], [3, 0, 0],  // too short, wrong version
+            [2, 8, 0], [2, 0, 5, 1, 2],  // unknown layout bits, slot table past the end
+            [2, 0, 2, 3, 2, 0, 0, 0],  // ends decreasing
+            [2, 0, 2, 1, 200, 0],  // an end past the data
+            [2, 0, 1, 2, 0x61],  // cut short: the last end says 2 bytes of data, 1 is left
+            [2, 0, 0, 0x61],  // lengthened: no slots, one byte of data
+            [2, 4, 1, 3, 0],  // unknown slot state
+            [2, 0, 0x80],  // slot count cut short
         ]
         for bytes in damaged {
             #expect(bytes.withUnsafeBytes { RecordReader(validating: $0) } == nil, "\(bytes)")

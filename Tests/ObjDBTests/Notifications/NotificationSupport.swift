@@ -20,7 +20,7 @@ final class Unrelated: Object {
 
 /// Collects what observers deliver, from whichever queue they deliver on.
 final class Inbox<Value: Sendable>: Sendable {
-    private let items = Mutex<[Value]>([])
+    private let items = Lock<[Value]>([])
 
     func append(_ value: Value) {
         items.withLock { $0.append(value) }

@@ -33,11 +33,13 @@ struct SchemaChange {
     /// Bindings that read records as the old schema describes them.
     private func bindings(for schema: Schema, in transaction: Transaction) throws -> [String: TypeBinding] {
         var bindings: [String: TypeBinding] = [:]
+        let index = SchemaIndex(schema)
         for type in schema.types {
             let table =
                 type.isEmbedded
                 ? nil : try transaction.openDatabaseIfPresent(named: DatabaseNames.table(type.name))
-            bindings[type.name] = TypeBinding(schema: type, swiftType: nil, discovered: nil, table: table, indexes: [:])
+            bindings[type.name] = TypeBinding(
+                schema: type, swiftType: nil, discovered: nil, table: table, indexes: [:], schemaIndex: index)
         }
         return bindings
     }

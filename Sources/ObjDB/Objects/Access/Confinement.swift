@@ -78,5 +78,5 @@ final class QueueIdentity: Sendable {
     }
 
     /// Serializes the first marking of a queue.
-    private static let marking = Mutex(())
+    private static let marking = Lock(())
 }
