@@ -61,7 +61,7 @@ struct FrozenTests {
         #expect(labels == ["y": "z"])
         #expect(address?.city == "Ghent")
         #expect(addresses.map(\.street) == ["One", "Two"])
-        let photo = try #require(try view.object(ofType: Photo.self, forPrimaryKey: "p")).freeze()
+        let photo = try #require(view.object(ofType: Photo.self, forPrimaryKey: "p")).freeze()
         let tags: [Frozen<Tag>] = photo.tags
         #expect(tags.map(\.name) == ["sky"])
         #expect(tags.first?.photos.map(\.title) == ["Sky"])
