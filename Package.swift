@@ -36,12 +36,21 @@ let package = Package(
         .target(name: "ObjDB", dependencies: ["CLMDB"]),
         .target(name: "ObjDBSync", dependencies: ["ObjDB"]),
 
+        // Debian's libedit-dev: the line editor of objdb-inspect's shell.
+        .systemLibrary(
+            name: "CEditLine",
+            path: "Tools/CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
         .target(name: "ToolSupport", path: "Tools/ToolSupport"),
         .executableTarget(
             name: "objdb-inspect",
-            dependencies: ["ObjDB", "ToolSupport"],
+            dependencies: ["ObjDB", "ToolSupport", "CEditLine"],
             path: "Tools/objdb-inspect"
         ),
+        // Runs a child and reports its own peak memory (a tiny process, so none is inherited).
+        .executableTarget(name: "objdb-child-rusage", path: "Tools/objdb-child-rusage"),
         .executableTarget(
             name: "objdb-sync",
             dependencies: ["ObjDB", "ObjDBSync", "ToolSupport"],
@@ -49,7 +58,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "objdb-bench",
-            dependencies: ["ObjDB", "CBaselines", "ToolSupport"],
+            dependencies: ["ObjDB", "ObjDBSync", "CBaselines", "ToolSupport"],
             path: "Benchmarks/objdb-bench"
         ),
         .executableTarget(
@@ -66,14 +75,19 @@ let package = Package(
         ),
         // Helpers every test target shares: temporary directories, running the built tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Counts the test process's heap allocations per thread (Format's allocation tests).
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(
-            name: "ObjDBTests", dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect"]),
-        .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDBSync"]),
+            name: "ObjDBTests",
+            dependencies: [
+                "ObjDB", "ObjDBSync", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect", "AllocationCounter",
+            ]),
+        .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDB", "ObjDBSync", "TestSupport"]),
         .testTarget(
             name: "ToolsTests",
             dependencies: [
                 "ObjDB", "ToolSupport", "TestSupport", "objdb-inspect", "objdb-sync", "objdb-bench", "objdb-demo",
-                "objdb-test-child",
+                "objdb-test-child", "objdb-child-rusage",
             ]
         ),
     ],

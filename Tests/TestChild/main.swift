@@ -6,8 +6,15 @@ import ObjDB
 //   objdb-test-child hold-reader PATH      opens a read transaction, prints "ready", waits to be killed
 //   objdb-test-child write PATH DB COUNT   writes COUNT records (big-endian UInt32 keys) to database DB
 //   objdb-test-child set-counter PATH ID VALUE   sets Counter ID's value through ObjDB (creating it)
+//   objdb-test-child crash-writer PATH SEED DURABLE   random write transactions until killed, "commit N" after each
+//   objdb-test-child crash-verify PATH SEED REPORTED DURABLE   compares the store with the workload's model
+//   objdb-test-child transfer-writer PATH NAME COUNT   COUNT transfer transactions (the concurrency suite's model)
+//   objdb-test-child fill-disk PATH BYTES   with files limited to BYTES (ulimit -f), writes until a write fails
+//   objdb-test-child crash-ledger PATH     prints how many crash-workload commits the store holds
 //   objdb-test-child check-files PATH…     for each file: prints "file N", opens it read-only,
 //                                          checks it, reads every object, prints "ok", "damaged" or "error"
+//   objdb-test-child observe-first PATH KIND RUNS   observes on the main thread as a command-line
+//                                          program does (ObserveFirst.swift); prints "heard" per run
 
 /// The model the cross-process notification tests share with this process (same name and properties).
 final class Counter: Object {
@@ -50,11 +57,32 @@ do {
             try transaction.create(Counter.self, value: ["id": id, "value": value], update: .modified)
         }
         print("set \(id) = \(value)")
+    case "crash-writer":
+        guard arguments.count == 5, let seed = UInt64(arguments[3]) else { exit(2) }
+        try runCrashWriter(path: arguments[2], seed: seed, durable: arguments[4] == "1")
+    case "crash-verify":
+        guard arguments.count == 6, let seed = UInt64(arguments[3]), let reported = Int(arguments[4]) else { exit(2) }
+        let outcome = try verifyCrashStore(
+            path: arguments[2], seed: seed, reported: reported, durable: arguments[5] == "1")
+        say(outcome)
+        exit(outcome.hasPrefix("verified") ? 0 : 1)
+    case "transfer-writer":
+        guard arguments.count == 5, let count = Int(arguments[4]) else { exit(2) }
+        try runTransferWriter(path: arguments[2], writer: arguments[3], count: count)
+    case "fill-disk":
+        guard arguments.count == 4, let limit = Int(arguments[3]) else { exit(2) }
+        fillDisk(path: arguments[2], limit: limit)
+    case "crash-ledger":
+        let database = try openCrashStore(arguments[2], durable: true)
+        say("\(try database.view().object(ofType: CrashLedger.self, forPrimaryKey: 0)?.commits ?? 0)")
     case "check-files":
         for (number, path) in arguments.dropFirst(2).enumerated() {
             say("file \(number)")
             say(checkDamagedFile(path))
         }
+    case "observe-first":
+        guard arguments.count == 5, let runs = Int(arguments[4]) else { exit(2) }
+        try observeFirst(path: arguments[2], kind: arguments[3], runs: runs)
     default:
         exit(2)
     }
@@ -87,4 +115,33 @@ func checkDamagedFile(_ path: String) -> String {
 /// Prints a line at once (unbuffered), so a parent sees it even if the next step kills this process.
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Writes transactions of about 40 KB under a file-size limit until one fails, printing
+/// `committed N` after each commit and `error CODE: message` for the failure.
+func fillDisk(path: String, limit: Int) {
+    // A write past the limit then fails with EFBIG instead of killing the process (SIGXFSZ).
+    signal(SIGXFSZ, SIG_IGN)
+    var rlimit = rlimit(rlim_cur: rlim_t(limit), rlim_max: rlim_t(limit))
+    setrlimit(Int32(RLIMIT_FSIZE.rawValue), &rlimit)
+    do {
+        let database = try openCrashStore(path, durable: true)
+        var commits = 0
+        while true {
+            try database.write { transaction in
+                for number in 0..<40 {
+                    let id = commits * 40 + number
+                    try transaction.create(
+                        CrashItem.self, value: ["id": id, "name": String(repeating: "n", count: 1_000), "score": id])
+                }
+                try transaction.create(CrashLedger.self, value: ["id": 0, "commits": commits + 1], update: .modified)
+            }
+            commits += 1
+            say("committed \(commits)")
+        }
+    } catch let error as ObjDBError {
+        say("error \(error.code): \(error.message)")
+    } catch {
+        say("error other: \(error)")
+    }
 }

@@ -126,31 +126,3 @@ struct BenchCommandTests {
         #expect(try run("objdb-bench", ["--workloads", "W99"]).status == 2)
     }
 }
-
-@Suite("objdb-sync")
-struct SyncCommandTests {
-    let directory = TemporaryDirectory()
-
-    @Test func parsingAMalformedPayloadFailsWithExitCode1() throws {
-        let path = directory.path + "/page.json"
-        try Data("{\"statuses\": 3}".utf8).write(to: URL(fileURLWithPath: path))
-        let result = try run("objdb-sync", ["parse", "twitter", path])
-        #expect(result.status == 1)
-        #expect(result.error.contains("not a Twitter timeline payload"))
-    }
-
-    @Test func parsingReportsThePagingIDs() throws {
-        let path = directory.path + "/page.json"
-        let json = """
-            [{"id_str": "20", "created_at": "Sat Aug 17 17:06:49 +0000 2013", "text": "b",
-              "user": {"id_str": "1", "name": "A", "screen_name": "a"}},
-             {"id_str": "10", "created_at": "Sat Aug 17 17:06:48 +0000 2013", "text": "a",
-              "user": {"id_str": "1", "name": "A", "screen_name": "a"}}]
-            """
-        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
-        let result = try run("objdb-sync", ["parse", "twitter", path])
-        #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("since_id:  20"))
-        #expect(result.output.contains("max_id:    9"))
-    }
-}

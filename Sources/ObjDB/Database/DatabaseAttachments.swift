@@ -20,7 +20,7 @@ protocol CommitObserver: AnyObject, Sendable {
 
 /// The attachments of one database, by type.
 final class DatabaseAttachments: Sendable {
-    private let state = Mutex<
+    private let state = Lock<
         (attachments: [ObjectIdentifier: any DatabaseAttachment], observers: [any CommitObserver])
     >(
         ([:], []))

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -9,7 +7,7 @@ import Synchronization
 /// Which environments the current thread holds the write transaction of, so a
 /// second write on the same thread fails at once instead of waiting for itself.
 enum WritingThread {
-    private static let holders = Mutex<[ObjectIdentifier: pthread_t]>([:])
+    private static let holders = Lock<[ObjectIdentifier: pthread_t]>([:])
 
     static func isWriting(_ environment: Environment) -> Bool {
         holders.withLock { holders in

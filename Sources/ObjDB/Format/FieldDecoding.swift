@@ -36,7 +36,8 @@ enum FieldDecoding {
     /// A `Date` field: seconds since 2001-01-01 as a ``double(_:)``.
     @inline(__always)
     static func date(_ bytes: UnsafeRawBufferPointer) -> Date? {
-        double(bytes).map { Date(timeIntervalSinceReferenceDate: $0) }
+        guard let seconds = double(bytes) else { return nil }
+        return Date(timeIntervalSinceReferenceDate: seconds)
     }
 
     /// A `UUID` field: its 16 bytes.
@@ -82,37 +83,44 @@ enum FieldEncoding {
 extension RecordReader {
     @inline(__always)
     func integer(_ slot: Int) -> Int64? {
-        bytes(slot).flatMap(FieldDecoding.integer)
+        guard let bytes = bytes(slot) else { return nil }
+        return FieldDecoding.integer(bytes)
     }
 
     @inline(__always)
     func double(_ slot: Int) -> Double? {
-        bytes(slot).flatMap(FieldDecoding.double)
+        guard let bytes = bytes(slot) else { return nil }
+        return FieldDecoding.double(bytes)
     }
 
     @inline(__always)
     func float(_ slot: Int) -> Float? {
-        bytes(slot).flatMap(FieldDecoding.float)
+        guard let bytes = bytes(slot) else { return nil }
+        return FieldDecoding.float(bytes)
     }
 
     @inline(__always)
     func bool(_ slot: Int) -> Bool? {
-        bytes(slot).flatMap(FieldDecoding.bool)
+        guard let bytes = bytes(slot) else { return nil }
+        return FieldDecoding.bool(bytes)
     }
 
     @inline(__always)
     func date(_ slot: Int) -> Date? {
-        bytes(slot).flatMap(FieldDecoding.date)
+        guard let bytes = bytes(slot) else { return nil }
+        return FieldDecoding.date(bytes)
     }
 
     @inline(__always)
     func uuid(_ slot: Int) -> UUID? {
-        bytes(slot).flatMap(FieldDecoding.uuid)
+        guard let bytes = bytes(slot) else { return nil }
+        return FieldDecoding.uuid(bytes)
     }
 
     /// A `String` field as a new `String` (one copy out of the map); ``bytes(_:)`` gives its UTF-8 in place.
     @inline(__always)
     func string(_ slot: Int) -> String? {
-        bytes(slot).map { String(decoding: $0, as: UTF8.self) }
+        guard let bytes = bytes(slot) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -64,4 +64,56 @@ package enum IndexKeyCodec {
         }
         return true
     }
+
+    // MARK: Typed keys into reused buffers
+
+    /// Replaces `key`'s bytes with the index key of an integer, keeping its capacity: a buffer
+    /// reused for every row allocates nothing after the first, and no `StoredValue` is made.
+    package static func encode(integer value: Int64, into key: inout [UInt8]) {
+        key.removeAll(keepingCapacity: true)
+        key.append(KeyEncoding.valueTag)
+        KeyEncoding.appendInteger(value, to: &key)
+    }
+
+    /// Replaces `key`'s bytes with the index key of a `Double`, `Float` (widened) or date
+    /// (`timeIntervalSinceReferenceDate`).
+    package static func encode(double value: Double, into key: inout [UInt8]) {
+        key.removeAll(keepingCapacity: true)
+        key.append(KeyEncoding.valueTag)
+        KeyEncoding.appendDouble(value, to: &key)
+    }
+
+    /// Replaces `key`'s bytes with the index key of a flag.
+    package static func encode(bool value: Bool, into key: inout [UInt8]) {
+        key.removeAll(keepingCapacity: true)
+        key.append(KeyEncoding.valueTag)
+        key.append(value ? 1 : 0)
+    }
+
+    /// Replaces `key`'s bytes with the index key of a `String`, `Data` or `UUID` whose bytes are
+    /// `bytes` (a string's UTF-8, straight from a record), cut to `maxKeySize` bytes in all as a
+    /// regular index keeps it; `false` (and `key` the uncut key) when a unique index cannot hold it.
+    @discardableResult
+    package static func encode(
+        bytes: UnsafeRawBufferPointer, into key: inout [UInt8], unique: Bool, maxKeySize: Int
+    ) -> Bool {
+        key.removeAll(keepingCapacity: true)
+        key.append(KeyEncoding.valueTag)
+        if bytes.count + 1 > maxKeySize {
+            if unique {
+                key.append(contentsOf: bytes)
+                return false
+            }
+            key.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<max(0, maxKeySize - 1)]))
+            return true
+        }
+        key.append(contentsOf: bytes)
+        return true
+    }
+
+    /// Replaces `key`'s bytes with the index key of `nil` (a regular index's; a unique one holds none).
+    package static func encodeNil(into key: inout [UInt8]) {
+        key.removeAll(keepingCapacity: true)
+        key.append(KeyEncoding.nilTag)
+    }
 }

@@ -57,42 +57,4 @@ package enum KeyEncoding {
         let bits = ordered & (1 << 63) != 0 ? ordered & ~(1 << 63) : ~ordered
         return Double(bitPattern: bits)
     }
-
-    // MARK: Index keys into reused buffers
-
-    /// Replaces `key`'s bytes with the index key of `value` (`01`, then its ``OrderedVarInt``),
-    /// keeping its capacity: a buffer reused for every row allocates nothing after the first.
-    package static func encodeIndexKey(integer value: Int64, into key: inout [UInt8]) {
-        key.removeAll(keepingCapacity: true)
-        key.append(valueTag)
-        OrderedVarInt.append(value, to: &key)
-    }
-
-    /// Replaces `key`'s bytes with the index key of `value` (`01`, then ``appendDouble(_:to:)``).
-    package static func encodeIndexKey(double value: Double, into key: inout [UInt8]) {
-        key.removeAll(keepingCapacity: true)
-        key.append(valueTag)
-        appendDouble(value, to: &key)
-    }
-
-    /// Replaces `key`'s bytes with the index key of `value` (`01`, `00` or `01`).
-    package static func encodeIndexKey(bool value: Bool, into key: inout [UInt8]) {
-        key.removeAll(keepingCapacity: true)
-        key.append(valueTag)
-        key.append(value ? 1 : 0)
-    }
-
-    /// Replaces `key`'s bytes with the index key of a `String`, `Data` or `UUID` whose bytes are
-    /// `bytes` (`01`, then the bytes), cut to `maximum` bytes in all (a regular index's prefix).
-    package static func encodeIndexKey(bytes: UnsafeRawBufferPointer, into key: inout [UInt8], maximum: Int = .max) {
-        key.removeAll(keepingCapacity: true)
-        key.append(valueTag)
-        key.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(max(0, maximum - 1))))
-    }
-
-    /// Replaces `key`'s bytes with the index key of `nil` (`00`).
-    package static func encodeNilIndexKey(into key: inout [UInt8]) {
-        key.removeAll(keepingCapacity: true)
-        key.append(nilTag)
-    }
 }

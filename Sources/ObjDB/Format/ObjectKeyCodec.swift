@@ -79,7 +79,7 @@ package enum ObjectKeyCodec {
             return OrderedVarInt.decode(bytes).map(ObjectKey.int)
         }
         guard bytes.count >= 1, bytes[0] == KeyEncoding.valueTag else { return nil }
-        let value = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
+        let value = UnsafeRawBufferPointer(rebasing: bytes[1...])
         switch type {
         case .string:
             return .string(String(decoding: value, as: UTF8.self))

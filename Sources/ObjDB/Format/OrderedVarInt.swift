@@ -91,7 +91,8 @@ enum OrderedVarInt {
     /// The integer `bytes` encode, which must be exactly one shortest encoding; `nil` otherwise.
     @inline(__always)
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Int64? {
-        guard let first = bytes.first else { return nil }
+        guard !bytes.isEmpty else { return nil }
+        let first = bytes[0]
         if first >= firstSmall && first < firstTwoByte {
             return bytes.count == 1 ? Int64(first - firstSmall) : nil
         }
@@ -112,7 +113,8 @@ enum OrderedVarInt {
     /// The unsigned integer `bytes` encode (a non-negative encoding); `nil` otherwise.
     @inline(__always)
     static func decodeUnsigned(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
-        guard let first = bytes.first else { return nil }
+        guard !bytes.isEmpty else { return nil }
+        let first = bytes[0]
         switch first {
         case firstSmall..<firstTwoByte:
             return bytes.count == 1 ? UInt64(first - firstSmall) : nil

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The byte layout of an object record (format 2): a short header, the slot table, then the
 /// fields' bytes.
 ///
@@ -290,7 +292,10 @@ extension RecordField {
     /// Whether two fields hold the same bytes (or are both absent): the value did not change.
     func hasSameBytes(as other: RecordField) -> Bool {
         switch (self, other) {
-        case (.bytes(let left), .bytes(let right)): return left.elementsEqual(right)
+        case (.bytes(let left), .bytes(let right)):
+            guard left.count == right.count else { return false }
+            guard let a = left.baseAddress, let b = right.baseAddress else { return true }
+            return memcmp(a, b, left.count) == 0
         case (.absent, .absent), (.null, .null): return true
         default: return false
         }

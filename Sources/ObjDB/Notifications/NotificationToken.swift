@@ -8,13 +8,13 @@ import Synchronization
 /// token.invalidate()
 /// ```
 public final class NotificationToken: Sendable {
-    private let stop: Mutex<(@Sendable () -> Void)?>
+    private let stop: Lock<(@Sendable () -> Void)?>
     /// The ID of the observer the token controls, for ``Database/write(withoutNotifying:_:)``.
     let observerID: Int
 
     init(observerID: Int, stop: @escaping @Sendable () -> Void) {
         self.observerID = observerID
-        self.stop = Mutex(stop)
+        self.stop = Lock(stop)
     }
 
     deinit {

@@ -15,7 +15,7 @@ final class PropertyTracer {
         let keyPath: AnyKeyPath
     }
 
-    private static let cache = Mutex<[CacheKey: String]>([:])
+    private static let cache = Lock<[CacheKey: String]>([:])
 
     /// The name of the persisted property `keyPath` reads on `Root`.
     ///

@@ -23,7 +23,7 @@ final class ChangeWatch: Sendable {
     private let descriptor: Int32
     private let localWatchers = Atomic<Int>(0)
     /// Whether this process holds the lock (taken by its first watcher), under the mutex.
-    private let lockHeld = Mutex(false)
+    private let lockHeld = Lock(false)
 
     init(lockFilePath: String) {
         descriptor = open(lockFilePath, O_RDONLY | O_CLOEXEC)

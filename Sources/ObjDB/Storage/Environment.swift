@@ -35,10 +35,10 @@ package final class Environment: @unchecked Sendable {
     package let staleReadersCleared: Int
 
     let pointer: OpaquePointer
-    let gate: Mutex<TransactionGate>
+    let gate: Lock<TransactionGate>
     /// Whether anyone watches the store's changes (so writes log them).
     let changeWatch: ChangeWatch
-    let databases = Mutex<[String: DatabaseHandle]>([:])
+    let databases = Lock<[String: DatabaseHandle]>([:])
 
     /// Opens the store at `path`, or returns the environment this process already has open for it.
     ///
@@ -121,7 +121,7 @@ package final class Environment: @unchecked Sendable {
             maxKeySize = Int(mdb_env_get_maxkeysize(env))
             var info = MDB_envinfo()
             try lmdbCheck(mdb_env_info(env, &info), "mdb_env_info", path: path)
-            gate = Mutex(TransactionGate(mapSize: info.me_mapsize))
+            gate = Lock(TransactionGate(mapSize: info.me_mapsize))
         } catch {
             mdb_env_close(env)
             throw error
@@ -171,7 +171,7 @@ extension Environment {
         init(environment: Environment) { self.environment = environment }
     }
 
-    private static let registry = Mutex<[String: WeakEnvironment]>([:])
+    private static let registry = Lock<[String: WeakEnvironment]>([:])
 
     private static func canonicalPath(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
@@ -204,12 +204,28 @@ extension Environment {
         }
         guard status.st_size > 0 else { return nil }
         let file = try PageFile(path: path)
-        let metas = try MetaPages(file: file)
-        if let problem = metas.problems(newestOnly: true).first {
-            throw ObjDBError.damagedStore(path: path, reason: problem)
+        try retryingTornReads {
+            let metas = try MetaPages(file: file)
+            if let problem = metas.problems(newestOnly: true).first {
+                throw ObjDBError.damagedStore(path: path, reason: problem)
+            }
+            try PageCheck.checkLength(file: file, metas: metas)
         }
-        try PageCheck.checkLength(file: file, metas: metas)
         return file
+    }
+
+    /// Runs a check of the file up to three times, a few milliseconds apart: a meta page read
+    /// while another process's commit writes it may come out torn, and only damage that stays is
+    /// damage.
+    static func retryingTornReads<Result>(_ check: () throws -> Result) throws -> Result {
+        for attempt in 0..<2 {
+            do {
+                return try check()
+            } catch let error as ObjDBError where error.code == .damagedStore {
+                usleep(useconds_t(2_000 << attempt))
+            }
+        }
+        return try check()
     }
 
     /// Checks the trees LMDB walks while a store opens, inside a read transaction that keeps a
@@ -218,7 +234,9 @@ extension Environment {
         var txn: OpaquePointer?
         try lmdbCheck(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin", path: file.path)
         defer { mdb_txn_abort(txn) }
-        try PageCheck.checkOpening(
-            file: PageFile(path: file.path), maxKeySize: Int(mdb_env_get_maxkeysize(env)), following: names)
+        try retryingTornReads {
+            try PageCheck.checkOpening(
+                file: PageFile(path: file.path), maxKeySize: Int(mdb_env_get_maxkeysize(env)), following: names)
+        }
     }
 }

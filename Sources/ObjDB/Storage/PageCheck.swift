@@ -1,5 +1,9 @@
 import CLMDB
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One thing wrong in an LMDB file's page structure.
 package struct PageProblem: Sendable, Hashable, CustomStringConvertible {
     /// The page it is on, or `nil` for what concerns the whole file.
@@ -62,6 +66,10 @@ package struct PageCheck {
         // The read transaction keeps every page of the snapshot from being reused while we read.
         let snapshot = try environment.beginRead()
         defer { snapshot.abort() }
+        let found = try Self.problems(file: PageFile(path: environment.path), maxKeySize: environment.maxKeySize)
+        guard !found.isEmpty else { return found }
+        // A meta page read while another process commits may be torn: damage must be there twice.
+        usleep(5_000)
         return try Self.problems(file: PageFile(path: environment.path), maxKeySize: environment.maxKeySize)
     }
 
@@ -94,6 +102,8 @@ package struct PageCheck {
     /// are free, so a short file is refused only when a missing page is not on the free list.
     static func checkLength(file: PageFile, metas: MetaPages) throws(ObjDBError) {
         let meta = metas.newest
+        // The meta pages were read after the size: a commit since may have grown the file.
+        file.refreshSize()
         let pageSize = UInt64(meta.pageSize)
         let filePages = UInt64(file.size) / pageSize
         guard meta.lastPage >= filePages else { return }

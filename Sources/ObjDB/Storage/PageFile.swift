@@ -17,8 +17,9 @@ import Foundation
 /// file, never on the data file.
 final class PageFile {
     let path: String
-    /// The file's size in bytes when it was opened.
-    let size: Int
+    /// The file's size in bytes when last looked at: a live store only grows (LMDB never
+    /// shortens its file), so reads past it look again before they answer `nil`.
+    private(set) var size: Int
     private let descriptor: Int32
 
     init(path: String) throws(ObjDBError) {
@@ -41,9 +42,17 @@ final class PageFile {
         close(descriptor)
     }
 
+    /// Looks at the file's size again: a writer in another process may have extended it.
+    func refreshSize() {
+        var status = stat()
+        if fstat(descriptor, &status) == 0 { size = Int(status.st_size) }
+    }
+
     /// `count` bytes at `offset`, or `nil` when any of them lies past the end of the file.
     func read(offset: Int, count: Int) -> [UInt8]? {
-        guard offset >= 0, count >= 0, count <= size, offset <= size - count else { return nil }
+        guard offset >= 0, count >= 0 else { return nil }
+        if count > size || offset > size - count { refreshSize() }
+        guard count <= size, offset <= size - count else { return nil }
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {

@@ -41,6 +41,10 @@ package final class Transaction {
         var txn: OpaquePointer?
         var code = mdb_txn_begin(
             environment.pointer, parent?.pointer, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        if code == MDB_READERS_FULL, parent == nil, try environment.clearStaleReaders() > 0 {
+            // Slots held by dead processes are free again; a live process's are not (still full).
+            code = mdb_txn_begin(environment.pointer, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        }
         if code == MDB_MAP_RESIZED, parent == nil {
             environment.leaveTransaction()
             try environment.adoptResizedMap()

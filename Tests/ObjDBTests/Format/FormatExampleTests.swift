@@ -92,7 +92,7 @@ struct FormatExampleTests {
         #expect(ObjectKeyCodec.encode(.internalID(1)) == hex("0A"))
         for (value, bytes) in [(-1, "01 08 FF"), (0, "01 09"), (1, "01 0A"), (1000, "01 C3 31")] {
             var key: [UInt8] = []
-            KeyEncoding.encodeIndexKey(integer: Int64(value), into: &key)
+            IndexKeyCodec.encode(integer: Int64(value), into: &key)
             #expect(key == hex(bytes))
         }
     }

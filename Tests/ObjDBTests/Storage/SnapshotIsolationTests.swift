@@ -40,7 +40,7 @@ struct SnapshotIsolationTests {
         try environment.write { try $0.put("committed", forKey: "k", in: records) }
         let writer = try environment.beginWrite()
         try writer.put("uncommitted", forKey: "k", in: records)
-        let seen = Mutex<String?>(nil)
+        let seen = Lock<String?>(nil)
         let failure = runOnAnotherThread {
             let value = try environment.read { try $0.string(forKey: "k", in: records) }
             seen.withLock { $0 = value }
@@ -73,7 +73,7 @@ struct SnapshotIsolationTests {
             try transaction.put("0", forKey: "a", in: records)
             try transaction.put("0", forKey: "b", in: records)
         }
-        let mismatches = Mutex(0)
+        let mismatches = Lock(0)
         let group = DispatchGroup()
         for _ in 0..<4 {
             DispatchQueue.global().async(group: group) {
@@ -98,7 +98,7 @@ struct SnapshotIsolationTests {
 
 /// Runs `body` on a new thread and waits for it; returns what it threw.
 func runOnAnotherThread(_ body: @escaping @Sendable () throws -> Void) -> (any Error)? {
-    let failure = Mutex<(any Error)?>(nil)
+    let failure = Lock<(any Error)?>(nil)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
         do { try body() } catch { failure.withLock { $0 = error } }
