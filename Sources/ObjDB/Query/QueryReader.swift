@@ -5,7 +5,8 @@ import Synchronization
 /// Throwing paths (the dynamic API, aggregates, the notifier's differ) throw
 /// ``ObjDBError/corruptRecord(path:type:reason:)`` for a damaged record. The paths that cannot
 /// throw (a `Results`' `count` and elements) read it as typed getters do: as a record whose every
-/// field is missing, so its properties read as zero values, and `objdb-inspect check` reports it.
+/// field is missing, so its properties read as zero values; the fault goes once to the store's
+/// `Configuration.faultHandler`, and `objdb-inspect check` lists it.
 struct QueryReader {
     let source: RecordSource
     /// Whether a damaged record reads as an empty one instead of throwing.
@@ -19,6 +20,7 @@ struct QueryReader {
         do {
             return try source.record(in: binding, key: key)
         } catch let error as ObjDBError where error.code == .corruptRecord && readsDamagedAsEmpty {
+            catalog.faults.report(error)
             return RecordReader.empty
         }
     }
@@ -32,9 +34,9 @@ struct QueryReader {
 
     /// What a damaged record of `type` reads as, or the error.
     func damaged(_ type: String) throws -> RecordReader {
-        guard readsDamagedAsEmpty else {
-            throw ObjDBError.corruptRecord(path: catalog.path, type: type, reason: "its slot table is inconsistent")
-        }
+        let error = ObjDBError.corruptRecord(path: catalog.path, type: type, reason: "its slot table is inconsistent")
+        guard readsDamagedAsEmpty else { throw error }
+        catalog.faults.report(error)
         return RecordReader.empty
     }
 
@@ -43,6 +45,7 @@ struct QueryReader {
         do {
             return try source.incomingLinks(to: key, in: binding)
         } catch let error as ObjDBError where error.code == .corruptRecord && readsDamagedAsEmpty {
+            catalog.faults.report(error)
             return []
         }
     }
