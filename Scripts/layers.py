@@ -12,7 +12,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources",
 
 # Lowest first. Folders on one line form one layer and may name each other's types.
 LAYERS = [
-    ["Errors", "Values"],
+    ["Errors", "Values", "Support"],
     ["Storage"],
     ["Format"],
     ["Changes"],

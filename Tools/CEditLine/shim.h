@@ -1,10 +1,12 @@
 // Debian's libedit (libedit-dev), through its readline-compatible interface, as sqlite3 and psql use it.
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+// No feature macros here (_GNU_SOURCE, _XOPEN_SOURCE): they change how glibc's headers define
+// shared types such as fd_set, and a module that sees them differently from Dispatch's fails to build
+// from a clean module cache. wcwidth is declared by hand instead, as glibc defines it.
 #include <stdio.h>
 #include <wchar.h>
 #include <editline/readline.h>
+
+extern int wcwidth(wchar_t character);
 
 // libedit's settings are C globals; Swift 6 reaches them through these functions.
 

@@ -29,10 +29,10 @@
 /// - ``maxReaders``
 /// - ``maximumLiveVersions``
 ///
-/// ### Notifications
+/// ### Notifications and faults
 /// - ``crossProcessNotificationInterval``
-public struct Configuration: @unchecked Sendable {
-    // @unchecked because `types` holds metatypes, which never change.
+/// - ``faultHandler``
+public struct Configuration: Sendable {
 
     /// The store file; its lock file is `<path>-lock` beside it.
     public var path: String
@@ -74,6 +74,13 @@ public struct Configuration: @unchecked Sendable {
     /// (and, as a safety net, even when it can): the most a notification from another process
     /// can be late by. Commits in this process wake it at once.
     public var crossProcessNotificationInterval: Duration = .milliseconds(500)
+    /// Hears each fault that a call which cannot throw met, once per distinct fault: a typed
+    /// property read from a damaged record (it reads its type's zero value), a `Results`
+    /// counted or iterated when its snapshot cannot be read (it reads as empty).
+    ///
+    /// Calls that can throw (queries' `filter`, the dynamic API, `write`, `refresh`, checks)
+    /// throw such faults instead. Without a handler, each fault is written once to standard error.
+    public var faultHandler: (@Sendable (ObjDBError) -> Void)?
 
     /// A configuration for the store at `path` holding objects of `types`.
     public init(path: String, types: [ObjectBase.Type] = []) {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Database {
     /// Opens (or creates) the store `configuration` describes without blocking the caller:
@@ -48,7 +49,11 @@ extension Database {
 }
 
 /// Holds a write's result between the writer queue and its caller.
-private final class ResultBox<Value>: @unchecked Sendable {
-    // @unchecked: written by the writer queue before `finish`, read after it.
-    var value: Value?
+private final class ResultBox<Value: Sendable>: Sendable {
+    private let stored = Lock<Value?>(nil)
+
+    var value: Value? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
 }

@@ -84,7 +84,8 @@ public final class Database: Sendable, SnapshotOwner {
             self.configuration = configuration
             self.catalog = StoreCatalog(
                 environment: environment, path: configuration.path, schema: plan.schema, discovered: discovered,
-                handles: try plan.openDatabases(in: transaction))
+                handles: try plan.openDatabases(in: transaction),
+                faults: FaultReporter(handler: configuration.faultHandler))
             if let migration = plan.migration {
                 try migration.run(on: self, transaction: transaction)
                 // The migration may have rewritten any record: older observers compare whole results.

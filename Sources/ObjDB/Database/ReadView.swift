@@ -51,12 +51,17 @@ public final class ReadView {
     }
 
     /// The object of `type` whose primary key is `key`, or `nil`.
+    ///
+    /// It cannot throw: a fault on the way (a damaged key or record) reads as `nil` and goes to
+    /// ``Configuration/faultHandler``.
     public func object<T: Object>(ofType type: T.Type, forPrimaryKey key: some PrimaryKeyValue) -> T? {
         do {
             return try snapshot.object(type, key: key._objectKey)
         } catch {
-            preconditionFailure("Reading \(type) failed: \(error)")
+            snapshot.catalog.faults.report(error)
+            return nil
         }
+
     }
 
     /// Moves the view to the latest committed state; its objects then read that state.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Runs async writes one batch at a time on a queue of its own: the writes that wait
 /// together commit as one LMDB transaction with one sync (group commit).
@@ -7,19 +8,17 @@ import Foundation
 /// Each write in a batch runs in a nested LMDB transaction, so one that throws rolls back
 /// alone and only its caller gets the error; the others still commit. A batch of one runs
 /// without nesting.
-final class WriteQueue: @unchecked Sendable {
-    // @unchecked: `pending` and `isBusy` are guarded by `lock`.
-    private let lock = NSLock()
-    private var pending: [WriteRequest] = []
-    private var isBusy = false
+final class WriteQueue: Sendable {
+    /// The writes waiting for the next batch, and whether a drain is running.
+    private let state = Lock<(pending: [WriteRequest], isBusy: Bool)>(([], false))
     private let queue = DispatchQueue(label: "objdb.writer", qos: .userInitiated)
 
     /// Queues `request`; it runs in the next batch.
     func submit(_ request: WriteRequest, to database: Database) {
-        let start = lock.withLock {
-            pending.append(request)
-            if isBusy { return false }
-            isBusy = true
+        let start = state.withLock { state in
+            state.pending.append(request)
+            if state.isBusy { return false }
+            state.isBusy = true
             return true
         }
         if start { queue.async { self.drain(database) } }
@@ -27,10 +26,10 @@ final class WriteQueue: @unchecked Sendable {
 
     private func drain(_ database: Database) {
         while true {
-            let batch = lock.withLock {
-                let batch = pending
-                pending.removeAll()
-                if batch.isEmpty { isBusy = false }
+            let batch = state.withLock { state in
+                let batch = state.pending
+                state.pending.removeAll()
+                if batch.isEmpty { state.isBusy = false }
                 return batch
             }
             if batch.isEmpty { return }
@@ -83,12 +82,14 @@ final class WriteQueue: @unchecked Sendable {
 }
 
 /// One queued async write: its body, and how to tell its caller the outcome.
-final class WriteRequest: @unchecked Sendable {
-    // @unchecked: used by the writer queue only, one batch at a time.
-    let perform: (WriteTransaction) throws -> Void
-    let finish: (Result<Void, any Error>) -> Void
+final class WriteRequest: Sendable {
+    let perform: @Sendable (WriteTransaction) throws -> Void
+    let finish: @Sendable (Result<Void, any Error>) -> Void
 
-    init(perform: @escaping (WriteTransaction) throws -> Void, finish: @escaping (Result<Void, any Error>) -> Void) {
+    init(
+        perform: @escaping @Sendable (WriteTransaction) throws -> Void,
+        finish: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
         self.perform = perform
         self.finish = finish
     }

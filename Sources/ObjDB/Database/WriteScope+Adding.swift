@@ -217,7 +217,12 @@ extension WriteScope {
             guard let current = try record(in: binding, key: key) else { return }
             reader = current
         }
-        let values = self.values(of: reader, in: binding)
+        // Only what the indexes and backlinks need: the other fields are deleted unread.
+        var values = [StoredValue](repeating: .null, count: binding.properties.count)
+        let codec = ValueCodec(schema: catalog.schemaIndex)
+        for property in binding.bookkeepingProperties {
+            values[property.position] = codec.decodeField(reader.field(property.slot), of: property.schema)
+        }
         try updateIndexes(from: values, to: nil, key: key, in: binding)
         try updateBacklinks(from: values, to: nil, key: key, in: binding)
         try key.withUnsafeBytes {

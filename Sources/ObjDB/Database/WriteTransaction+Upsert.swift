@@ -99,7 +99,7 @@ private enum UpsertKeyPaths {
         let ordinal: Int
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: Entry]>([:])
+    private static let cache = Lock<[ObjectIdentifier: Entry]>([:])
 
     static func ordinals<T: Object>(of keyPaths: [PartialKeyPath<T>], in discovered: DiscoveredType) -> [Int] {
         var ordinals: [Int] = []

@@ -118,7 +118,12 @@ public final class WriteTransaction {
 
     /// The object of `type` whose primary key is `key`, as this transaction sees it, or `nil`.
     public func object<T: Object>(ofType type: T.Type, forPrimaryKey key: some PrimaryKeyValue) -> T? {
-        ReadView(snapshot: scope.snapshot).object(ofType: type, forPrimaryKey: key)
+        do {
+            return try scope.snapshot.object(type, key: key._objectKey)
+        } catch {
+            scope.catalog.faults.report(error)
+            return nil
+        }
     }
 
     /// Makes every change durable and visible to others, and ends the transaction.

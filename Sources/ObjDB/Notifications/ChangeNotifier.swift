@@ -16,8 +16,9 @@ struct NotificationRound {
     let new: Snapshot
     /// The shared read transaction at `newVersion`, which views adopt.
     let snapshot: Transaction
-    /// The observers every commit of this round was made without notifying.
-    let silenced: Set<Int>
+    /// The observers each commit up to `newVersion` was made without notifying, by version,
+    /// for the versions some observer has not yet passed.
+    let silencedByVersion: [Int: Set<Int>]
     /// Whether observers may keep `new` past the round; not while map growth waits for readers to end.
     let mayKeepSnapshot: Bool
     let log: ChangeLogReader
@@ -26,6 +27,14 @@ struct NotificationRound {
     /// may not cover it, and the observer must compare records instead.
     func changes(since version: Int) throws -> ChangeSet? {
         try log.changes(since: version)
+    }
+
+    /// Whether every commit after `version` (the observer's own, which may be behind the last
+    /// round's when its view was busy) through `newVersion` was made without notifying `observerID`.
+    /// A range that mixes silenced and other commits is heard in full: its changes cannot be told apart.
+    func silences(_ observerID: Int, since version: Int?) -> Bool {
+        guard let version, newVersion > version else { return false }
+        return ((version + 1)...newVersion).allSatisfy { silencedByVersion[$0]?.contains(observerID) == true }
     }
 }
 
@@ -304,6 +313,7 @@ final class ChangeNotifier: @unchecked Sendable {
             }
         }
         guard let database, !active.isEmpty else {
+            forgetSilenced(through: .max)
             state.snapshot = nil
             state.version = nil
             state.failingSince = nil
@@ -337,11 +347,12 @@ final class ChangeNotifier: @unchecked Sendable {
             let mayKeep = !database.environment.hasPendingGrowth
             let round = NotificationRound(
                 oldVersion: state.version, newVersion: newVersion, new: new, snapshot: transaction,
-                silenced: takeSilenced(after: state.version, through: newVersion), mayKeepSnapshot: mayKeep, log: log)
+                silencedByVersion: silenced(through: newVersion), mayKeepSnapshot: mayKeep, log: log)
             state.failingSince = nil
             state.failures = 0
             deliver(round, to: ready)
             state.version = newVersion
+            forgetSilenced(through: active.values.compactMap(\.version).min() ?? newVersion)
             // A round on a silenced write's own snapshot may have taken the wake-up of a later commit.
             if usable != nil { wake() }
             // Map growth waits for every read transaction of the process to end: let go of ours.
@@ -416,19 +427,14 @@ final class ChangeNotifier: @unchecked Sendable {
         return nil
     }
 
-    /// The observers silenced for every version after `old` through `new`, forgetting those versions.
-    private func takeSilenced(after old: Int?, through new: Int) -> Set<Int> {
-        withShared { shared in
-            defer { shared.silenced = shared.silenced.filter { $0.key > new } }
-            guard let old, new > old else { return [] }
-            var common: Set<Int>?
-            for version in (old + 1)...new {
-                let ids = shared.silenced[version] ?? []
-                common = common.map { $0.intersection(ids) } ?? ids
-                if common?.isEmpty == true { return [] }
-            }
-            return common ?? []
-        }
+    /// The silenced observers of every version through `new`.
+    private func silenced(through new: Int) -> [Int: Set<Int>] {
+        withShared { $0.silenced.filter { $0.key <= new } }
+    }
+
+    /// Forgets the silenced observers of versions every observer has passed.
+    private func forgetSilenced(through version: Int) {
+        withShared { shared in shared.silenced = shared.silenced.filter { $0.key > version } }
     }
 }
 

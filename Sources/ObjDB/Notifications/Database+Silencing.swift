@@ -1,6 +1,9 @@
 extension Database {
     /// Runs `body` in a write transaction whose commit does not notify the observers of `tokens`
     /// (the change is one they made themselves, say, and have already shown).
+    ///
+    /// An observer whose queue is busy while this and other commits land may get one change for
+    /// them all; it then hears this write too, since the changes can no longer be told apart.
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken], _ body: (WriteTransaction) throws -> Result)
         throws -> Result

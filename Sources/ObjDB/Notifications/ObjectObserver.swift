@@ -42,6 +42,7 @@ final class ObjectChangeTracker {
     /// the tracker where it was.
     func advance(_ round: NotificationRound, observerID: Int) throws -> ObjectRoundChange? {
         guard !isDeleted, version != round.newVersion else { return nil }
+        let silenced = round.silences(observerID, since: version)
         let changes = try round.changes(since: version)
         guard let newReader = try round.new.record(in: binding, key: key) else {
             isDeleted = true
@@ -65,7 +66,7 @@ final class ObjectChangeTracker {
             }
         }
         moved(to: round, record: newReader)
-        if properties.isEmpty || round.silenced.contains(observerID) { return nil }
+        if properties.isEmpty || silenced { return nil }
         return ObjectRoundChange(isDeletion: false, properties: properties)
     }
 

@@ -65,10 +65,10 @@ final class ResultsObserver<Element: Object>: ChangeObserver {
     var delivery: ViewDelivery? { deliveryTarget }
 
     func process(_ round: NotificationRound) throws -> ObserverOutput? {
+        let silenced = round.silences(id, since: tracker.version)
         let step = try tracker.advance(round)
         let target = self.target
         let isActive = self.isActive
-        let silenced = round.silenced.contains(id)
         return .view(deliveryTarget) {
             guard isActive.isActive else { return }
             let results = target.subject
@@ -150,6 +150,7 @@ final class ResultsStreamObserver<Element: Object>: ChangeObserver {
     }
 
     func process(_ round: NotificationRound) throws -> ObserverOutput? {
+        let silenced = round.silences(id, since: tracker.version)
         let step = try tracker.advance(round)
         let view = FrozenView(snapshot: round.new)
         let continuation = self.continuation
@@ -157,7 +158,7 @@ final class ResultsStreamObserver<Element: Object>: ChangeObserver {
         case .initial(let keys):
             return .now { continuation.yield(.initial(FrozenResults(view: view, keys: keys))) }
         case .update(let keys, let diff):
-            guard let diff, !diff.isEmpty, !round.silenced.contains(id) else { return nil }
+            guard let diff, !diff.isEmpty, !silenced else { return nil }
             return .now {
                 continuation.yield(
                     .update(

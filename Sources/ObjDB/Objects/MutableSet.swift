@@ -87,13 +87,16 @@ extension Object: Hashable {
         return left.isSameObject(as: right)
     }
 
-    /// Hashes the stored object's type and key, or the instance while unmanaged.
+    /// Hashes the object's class and primary key, which adding it does not change, so an
+    /// object in a `Set` or a `Dictionary` stays findable after it is added to a store.
+    ///
+    /// Objects of a class without a primary key hash by class alone.
     public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(type(of: self)))
         if let accessor {
-            hasher.combine(accessor.binding.schema.name)
-            hasher.combine(accessor.key)
-        } else {
-            hasher.combine(ObjectIdentifier(self))
+            if accessor.binding.primaryKey != nil { hasher.combine(accessor.objectKey) }
+        } else if let key = DiscoveredType.primaryKey(of: self) {
+            hasher.combine(key)
         }
     }
 }

@@ -115,7 +115,7 @@ extension Persisted: DiscoverableProperty {
 
 /// Reads a `Persisted` straight from an object's memory, once discovery has found and
 /// verified where it lives: the fast path of adding objects, without `Mirror`.
-protocol PersistedLayout {
+protocol PersistedLayout: SendableMetatype {
     static var size: Int { get }
     static var alignment: Int { get }
     static func ordinal(at pointer: UnsafeRawPointer) -> Int

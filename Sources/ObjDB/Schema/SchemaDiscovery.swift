@@ -1,9 +1,7 @@
 import Synchronization
 
 /// What reflection found in one model class, discovered once per class and cached.
-final class DiscoveredType: @unchecked Sendable {
-    // @unchecked because `swiftType` is a metatype, immutable once discovered.
-
+final class DiscoveredType: Sendable {
     /// The class.
     let swiftType: ObjectBase.Type
     /// The declared schema; property IDs are assigned when a database binds it.
@@ -22,6 +20,18 @@ final class DiscoveredType: @unchecked Sendable {
         self.schema = schema
         self.propertyIndexByOrdinal = propertyIndexByOrdinal
         self.layout = layout
+    }
+
+    /// The object key an unmanaged object's primary key gives, or `nil` for a class without one
+    /// (or one that cannot be stored).
+    static func primaryKey(of object: ObjectBase) -> ObjectKey? {
+        guard let discovered = try? of(type(of: object)), let property = discovered.schema.primaryKey,
+            let ordinal = discovered.propertyIndexByOrdinal.firstIndex(where: {
+                discovered.schema.properties[$0].name == property.name
+            }),
+            let value = try? discovered.storedValue(of: object, ordinal: ordinal, .readingScalars)
+        else { return nil }
+        return ObjectKeyCodec.key(fromPrimaryKey: value, type: property.type)
     }
 
     /// The stored value of one property of an unmanaged object.

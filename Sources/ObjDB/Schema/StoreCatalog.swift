@@ -18,12 +18,15 @@ final class StoreCatalog: Sendable {
     let backlinks: DatabaseHandle?
     /// The change log (`objdb.changes`); `nil` in a store opened read-only that predates it.
     let changeLog: DatabaseHandle?
+    /// Where calls that cannot throw report the faults they meet.
+    let faults: FaultReporter
     private let bindingsByClass: [ObjectIdentifier: TypeBinding]
 
     init(
         environment: Environment, path: String, schema: Schema, discovered: [DiscoveredType],
-        handles: DatabaseHandles
+        handles: DatabaseHandles, faults: FaultReporter = FaultReporter(handler: nil)
     ) {
+        self.faults = faults
         self.environment = environment
         self.path = path
         self.schema = schema

@@ -1,8 +1,6 @@
 /// One object type as a particular database stores it: its stored schema, its
 /// tables, and how its class's properties map to stored properties.
-final class TypeBinding: @unchecked Sendable {
-    // @unchecked because `swiftType` is a metatype; everything else is immutable.
-
+final class TypeBinding: Sendable {
     /// The stored schema, with property IDs.
     let schema: ObjectSchema
     /// The class, when the database was opened with it.
@@ -22,6 +20,9 @@ final class TypeBinding: @unchecked Sendable {
     /// Whether some property of some type links to this type: only then can deleting one of its objects
     /// have links to clear.
     let isLinkTarget: Bool
+    /// The properties whose values a write's bookkeeping reads: indexed ones, and those holding
+    /// links or embedded objects (backlinks). A delete decodes only these.
+    let bookkeepingProperties: [BoundProperty]
     /// The stored properties' positions in slot order, and the slot count: how records are laid out.
     let storedOrder: (positions: [Int], slotCount: Int)
     /// The type's record encoder and decoder, built once.
@@ -43,6 +44,9 @@ final class TypeBinding: @unchecked Sendable {
         byName = Dictionary(properties.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
         primaryKey = properties.first { $0.schema.isPrimaryKey }
         hasLinks = properties.contains { $0.schema.type == .object || $0.schema.type == .embedded }
+        bookkeepingProperties = properties.filter {
+            $0.schema.isIndexed || $0.schema.type == .object || $0.schema.type == .embedded
+        }
         storedOrder = schema.storedPropertyOrder
         codec = TypeCodec(type: schema, schema: schemaIndex)
         if let discovered {

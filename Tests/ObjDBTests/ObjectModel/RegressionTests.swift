@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -178,5 +179,62 @@ struct RegressionTests {
             }
         }
         #expect(try db.view().objects(Brewery.self).map(\.name) == ["A"])
+    }
+
+    // #12: adding an object changed its hash, corrupting any Set or Dictionary holding it.
+    @Test func anObjectStaysInItsSetAndDictionaryWhenAdded() throws {
+        let db = try makeDatabase(directory)
+        let tweet = makeTweet(1, "x")
+        let recent = Recent()
+        let tweets: Set<Tweet> = [tweet]
+        let recents: [Recent: String] = [recent: "seen"]
+        try db.write { transaction in
+            try transaction.add(tweet)
+            try transaction.add(recent)
+        }
+        #expect(tweets.contains(tweet))
+        #expect(recents[recent] == "seen")
+        let stored = try #require(try db.view().object(ofType: Tweet.self, forPrimaryKey: 1))
+        #expect(tweets.contains(stored))
+        #expect(stored.hashValue == tweet.hashValue)
+    }
+
+    // #12: a damaged record read through a typed property reads zero values and is reported
+    // once to the fault handler, instead of stopping the program or passing unnoticed.
+    @Test func aDamagedRecordReadsAsZeroValuesAndIsReportedOnce() throws {
+        let faults = Guarded<[ObjDBError]>([])
+        var configuration = Configuration(path: directory.store(), types: seedTypes)
+        configuration.faultHandler = { error in faults.withLock { $0.append(error) } }
+        let db = try Database(configuration: configuration)
+        try db.write { try $0.add(makeTweet(1, "intact")) }
+        let key = ObjectKeyCodec.encode(.int(1))
+        try db.environment.write { transaction in
+            let table = try transaction.openDatabase(named: DatabaseNames.table("Tweet"))
+            try key.withUnsafeBytes { key in
+                try [UInt8](repeating: 0xFF, count: 5).withUnsafeBytes {
+                    _ = try transaction.put($0, forKey: key, in: table)
+                }
+            }
+        }
+        let tweet = try #require(try db.view().objects(Tweet.self).first)
+        #expect(tweet.text == "")
+        #expect(tweet.retweetCount == 0)
+        let reported = faults.withLock { $0 }
+        #expect(reported.count == 1)
+        #expect(reported.first?.code == .corruptRecord)
+        #expect(reported.first?.typeName == "Tweet")
+    }
+}
+
+/// A value shared with a `@Sendable` closure, behind a lock.
+final class Guarded<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+
+    init(_ value: Value) {
+        self.value = Mutex(value)
+    }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        value.withLock { body(&$0) }
     }
 }

@@ -26,7 +26,8 @@ public struct _ManagedProperty {
         do {
             return try accessor.snapshot.object(type, key: key)
         } catch {
-            preconditionFailure("Following \(accessor.binding.schema.name).\(property.schema.name) failed: \(error)")
+            accessor.snapshot.catalog.faults.report(error)
+            return nil
         }
     }
 
@@ -53,7 +54,8 @@ public struct _ManagedProperty {
         do {
             return try accessor.snapshot.linkingObjects(of: accessor, through: property, as: type)
         } catch {
-            preconditionFailure("Reading \(accessor.binding.schema.name).\(property.schema.name) failed: \(error)")
+            accessor.snapshot.catalog.faults.report(error)
+            return []
         }
     }
 

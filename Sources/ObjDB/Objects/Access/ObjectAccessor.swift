@@ -64,12 +64,11 @@ final class ObjectAccessor {
                     "A \(binding.schema.name) was read after it was deleted or its view closed; check isInvalidated.")
             }
             return reader
-        } catch ObjDBError.corruptRecord {
-            // A damaged record must not stop the program: its properties read as zero values,
-            // and `objdb-inspect check` (StoreCheck) reports it.
-            return RecordReader.empty
         } catch {
-            preconditionFailure("Reading a \(binding.schema.name) failed: \(error)")
+            // A damaged record or a failing read must not stop the program: the properties read
+            // as zero values, the fault is reported once, and `objdb-inspect check` finds it.
+            snapshot.catalog.faults.report(error)
+            return RecordReader.empty
         }
     }
 

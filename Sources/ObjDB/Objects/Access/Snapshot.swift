@@ -191,7 +191,13 @@ extension Snapshot {
     /// A managed object for a key known to exist.
     func makeObject<T: ObjectBase>(_ type: T.Type, binding: TypeBinding, keyBytes: [UInt8], key: ObjectKey) -> T {
         PropertyOrdinal.reset()
-        let object = binding.swiftType.map { ($0 as! T.Type).init() } ?? type.init()
+        // The bound class is usually `T` itself: then no cast is needed.
+        let object: T
+        if let bound = binding.swiftType, bound != type {
+            object = (bound as! T.Type).init()
+        } else {
+            object = type.init()
+        }
         object.accessor = ObjectAccessor(snapshot: self, binding: binding, key: keyBytes, objectKey: key)
         return object
     }
