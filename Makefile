@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-DEBIAN_PACKAGES := liblmdb-dev libsqlite3-dev pkg-config
+DEBIAN_PACKAGES := liblmdb-dev libsqlite3-dev libedit-dev pkg-config
 DEMO_STORE ?= .build/demo.objdb
 STORE ?= $(DEMO_STORE)
 BENCH_ARGS ?=
@@ -13,7 +13,8 @@ SOURCES := Package.swift Sources Tools Benchmarks Examples Tests
 DOCC ?= $(dir $(realpath $(shell command -v $(SWIFT))))docc
 SYMBOL_GRAPHS := .build/symbol-graphs
 
-.PHONY: deps build test test-tsan stress fuzz demo bench bench-quick bench-check inspect lint format clean layers docs
+.PHONY: deps build test test-tsan stress fuzz demo bench bench-quick bench-check bench-tools inspect install lint format \
+	clean layers docs
 
 ## Installs the Debian packages the build links against, when any is missing.
 deps:
@@ -60,7 +61,8 @@ test: build layers docs
 TSAN_SUITES := ThreadingTests|ResultsNotificationTests|ObjectNotificationTests|LinkedChangeTests|SnapshotIsolationTests|MapGrowthTests|ConcurrencyTests|ResourceLimitTests
 test-tsan: deps
 	@mkdir -p .build
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan 2>&1 | tail -1
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan > .build/tsan-build.log 2>&1 \
+		|| { grep -E 'error' .build/tsan-build.log | head -20; exit 1; }
 	TSAN_OPTIONS="halt_on_error=1" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan \
 		--filter '$(TSAN_SUITES)' 2>&1 | tee .build/tsan.log | grep -E '^(✔|✘) (Test run|Suite)|ThreadSanitizer|SUMMARY'
 	@if grep -q 'ThreadSanitizer' .build/tsan.log; then echo "error: ThreadSanitizer reported (.build/tsan.log)"; exit 1; fi
@@ -104,6 +106,23 @@ bench-quick: deps
 bench-check: deps
 	$(SWIFT) build -c release --product objdb-bench
 	.build/release/objdb-bench --check-targets $(BENCH_ARGS)
+
+## objdb-inspect beside the sqlite3 CLI on the same rows: make bench-tools TOOLS_SIZES=100000,1000000,10000000
+TOOLS_SIZES ?= 100000,1000000
+bench-tools: deps
+	@dpkg -s sqlite3 >/dev/null 2>&1 || { $(SUDO) apt-get update -qq; $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3; }
+	$(SWIFT) build -c release --product objdb-inspect
+	$(SWIFT) build -c release --product objdb-child-rusage
+	$(SWIFT) build -c release --product objdb-bench
+	.build/release/objdb-bench --tools --tools-sizes $(TOOLS_SIZES)
+
+## Installs the tools, optimized, into $(PREFIX)/bin: make install PREFIX=$$HOME/.local
+PREFIX ?= /usr/local
+install: deps
+	$(SWIFT) build -c release --product objdb-inspect
+	$(SWIFT) build -c release --product objdb-sync
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 .build/release/objdb-inspect .build/release/objdb-sync "$(DESTDIR)$(PREFIX)/bin/"
 
 ## Inspects a store: make inspect STORE=path/to/store.objdb
 inspect: deps

@@ -36,12 +36,21 @@ let package = Package(
         .target(name: "ObjDB", dependencies: ["CLMDB"]),
         .target(name: "ObjDBSync", dependencies: ["ObjDB"]),
 
+        // Debian's libedit-dev: the line editor of objdb-inspect's shell.
+        .systemLibrary(
+            name: "CEditLine",
+            path: "Tools/CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
         .target(name: "ToolSupport", path: "Tools/ToolSupport"),
         .executableTarget(
             name: "objdb-inspect",
-            dependencies: ["ObjDB", "ToolSupport"],
+            dependencies: ["ObjDB", "ToolSupport", "CEditLine"],
             path: "Tools/objdb-inspect"
         ),
+        // Runs a child and reports its own peak memory (a tiny process, so none is inherited).
+        .executableTarget(name: "objdb-child-rusage", path: "Tools/objdb-child-rusage"),
         .executableTarget(
             name: "objdb-sync",
             dependencies: ["ObjDB", "ObjDBSync", "ToolSupport"],
@@ -70,13 +79,15 @@ let package = Package(
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(
             name: "ObjDBTests",
-            dependencies: ["ObjDB", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect", "AllocationCounter"]),
+            dependencies: [
+                "ObjDB", "ObjDBSync", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect", "AllocationCounter",
+            ]),
         .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDB", "ObjDBSync", "TestSupport"]),
         .testTarget(
             name: "ToolsTests",
             dependencies: [
                 "ObjDB", "ToolSupport", "TestSupport", "objdb-inspect", "objdb-sync", "objdb-bench", "objdb-demo",
-                "objdb-test-child",
+                "objdb-test-child", "objdb-child-rusage",
             ]
         ),
     ],

@@ -4,6 +4,7 @@ import ToolSupport
 let usage = """
     usage: objdb-bench [--quick | --growth [--growth-max N]] [--count N] [--repetitions R]
                        [--workloads W1,W4,…] [--json FILE] [--check-targets]
+           objdb-bench --tools [--tools-sizes N,N,…]
 
     Runs each workload on ObjDB, raw LMDB (in C) and SQLite (in C) in one process run,
     interleaved, and prints the median throughput of each with the ratios ObjDB ÷ raw LMDB
@@ -18,6 +19,9 @@ let usage = """
                         workload below its target (with --growth: W4's cost at 10^7 ÷ 10^5)
       --growth          W1 and W4 at N = 10^4, 10^5, … up to --growth-max (default 10^7):
                         how each engine's cost grows with the size of the store
+      --tools           objdb-inspect's dump, export, import and check beside the sqlite3
+                        command line on the same rows, at each of --tools-sizes (default
+                        100000,1000000): times, ratios and each child's peak memory
 
     W1 bulk insert, one transaction   W2 durable single-object transactions, one writer
     W2c the same from 8 writer threads (and ObjDB's `try await db.write` from 8 tasks: group commit)
@@ -39,16 +43,34 @@ func peakMemory() -> Int {
 runTool("objdb-bench", usage: usage) {
     let arguments = try CommandLineArguments(
         Array(CommandLine.arguments.dropFirst()),
-        valueOptions: ["count", "repetitions", "json", "workloads", "growth-max"])
+        valueOptions: ["count", "repetitions", "json", "workloads", "growth-max", "tools-sizes"])
     if arguments.has("help") {
         print(usage)
         return .success
     }
     let unknown = arguments.unknown(known: [
         "quick", "count", "repetitions", "json", "workloads", "help", "growth", "growth-max", "check-targets",
+        "tools", "tools-sizes",
     ])
     guard unknown.isEmpty, arguments.positional.isEmpty else {
         throw UsageError("unknown argument \(unknown.first.map { "--\($0)" } ?? arguments.positional[0])")
+    }
+    if arguments.has("tools") {
+        let sizes = try (arguments.value("tools-sizes") ?? "100000,1000000").split(separator: ",").map { text in
+            guard let size = Int(text.filter { $0 != "_" }), size >= 100, size <= 100_000_000 else {
+                throw UsageError("--tools-sizes takes sizes from 100 to 100000000, not '\(text)'")
+            }
+            return size
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objdb-bench-tools-\(getpid())")
+            .path
+        defer {
+            if ProcessInfo.processInfo.environment["OBJDB_BENCH_KEEP"] != "1" {
+                try? FileManager.default.removeItem(atPath: directory)
+            }
+        }
+        print(try ToolsBenchmark(sizes: sizes, directory: directory).run())
+        return .success
     }
     let quick = arguments.has("quick")
     let count = try arguments.integer("count", default: quick ? 5_000 : 1_000_000)

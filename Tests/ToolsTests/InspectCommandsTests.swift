@@ -74,7 +74,10 @@ struct InspectCommandsTests {
         #expect(result.output.contains("Tweet(1000)"))
         #expect(result.output.contains("user          TwitterUser(1)"))
         let user = try inspect([store, "get", "TwitterUser", "1"])
-        #expect(user.output.contains("linked from\n  Tweet.user: Tweet(1000), Tweet(1008)"))
+        // 25 tweets link to Jack: one per line, the first ten, then the count of the rest.
+        #expect(user.output.contains("linked from\n  Tweet.user (25):\n    Tweet(1000)\n    Tweet(1008)\n"))
+        #expect(user.output.contains("    Tweet(1072)\n    … 15 more\n"))
+        #expect(user.output.split(separator: "\n").allSatisfy { $0.count <= 120 })
         let missing = try inspect([store, "get", "Tweet", "1"])
         #expect(missing.status == 1)
         #expect(missing.error.contains("no Tweet with key 1"))
@@ -92,7 +95,10 @@ struct InspectCommandsTests {
         #expect(unknownProperty.error.contains("Tweet has no property named body"))
         #expect(try inspect([store, "dump"]).status == 2)
         #expect(try inspect([store, "dump", "Tweet", "--format", "xml"]).status == 2)
-        #expect(try inspect([store, "get", "Tweet", "abc"]).status == 2)
+        // A key that is not one is a data error: exit 1, one line, no usage text.
+        let badKey = try inspect([store, "get", "Tweet", "abc"])
+        #expect(badKey.status == 1)
+        #expect(badKey.error == "objdb-inspect: 'abc' is not an integer key\n")
     }
 
     @Test func everyCommandHasHelp() throws {

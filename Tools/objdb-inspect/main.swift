@@ -1,6 +1,3 @@
 import Foundation
-import ToolSupport
 
-runTool("objdb-inspect", usage: InspectCommand.usage) {
-    try InspectCommand.run(Array(CommandLine.arguments.dropFirst()))
-}
+exit(InspectCommand.main(Array(CommandLine.arguments.dropFirst())))

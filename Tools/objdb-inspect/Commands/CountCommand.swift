@@ -2,23 +2,31 @@ import ObjDB
 import ToolSupport
 
 /// `count [TYPE]`: objects per type, or the number of one type.
-struct CountCommand {
-    let path: String
-    let type: String?
-    let terminal: Terminal
+struct CountCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "count", abstract: "objects per type, or of one type",
+        discussion: "The number of objects of each type (a table), or of TYPE (the number alone).",
+        operands: [.init("TYPE", optional: true)])
 
-    func run() throws -> ToolExitCode {
-        let database = try InspectCommand.open(path)
+    let type: String?
+
+    init(parsing arguments: ParsedCommand) {
+        type = arguments.operands.first
+    }
+
+    func run(in context: InspectContext) throws -> ToolExitCode {
+        let database = try context.open()
         return try database.read { view in
             if let type {
-                print(try view.count(type))
+                context.print(String(try view.count(type)))
                 return .success
             }
             let rows = try database.schema.types.filter { !$0.isEmbedded }.map {
                 [$0.name, String(try view.count($0.name))]
             }
-            print(
-                FittedTable(header: ["Type", "Objects"], rows: rows).render(width: terminal.width, terminal: terminal))
+            context.print(
+                FittedTable(header: ["Type", "Objects"], rows: rows).render(
+                    width: context.terminal.width, terminal: context.terminal))
             return .success
         }
     }

@@ -2,61 +2,103 @@ import Foundation
 import ObjDB
 import ToolSupport
 
-/// `dump TYPE`: the objects of a type, filtered, sorted and paged, as a table, JSON, NDJSON or CSV.
-struct DumpCommand {
-    let path: String
+/// `dump TYPE`: the objects of a type, filtered, sorted and paged, as a table, JSON, NDJSON or CSV,
+/// streamed from the store to the output one object at a time.
+struct DumpCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "dump", abstract: "objects of a type, filtered, sorted, paged",
+        discussion: """
+            PREDICATE is the string predicate syntax (retweetCount > 10 AND lang == 'en'); -B sorts
+            descending. Links print as Type(key) in tables and as keys in JSON and CSV; tables
+            summarize lists, JSON holds them whole, CSV holds them as JSON. Dates are exact ISO 8601.
+            """,
+        operands: [.init("TYPE")],
+        options: [
+            .value("where", "PREDICATE", "only the objects that match"),
+            .value("sort", "A,-B", "sort by A, then by B descending"),
+            .value("limit", "N", "at most N objects"),
+            .value("offset", "N", "skip the first N objects"),
+            .value("props", "A,B", "only these properties, in this order"),
+            .value("format", "FORMAT", "table (default), json, ndjson or csv"),
+        ])
+
     let type: String
-    let arguments: CommandLineArguments
-    let terminal: Terminal
+    let filter: String?
+    let sorts: [SortKey]
+    let limit: Int?
+    let offset: Int
+    let properties: [String]?
+    let format: String
 
-    func run() throws -> ToolExitCode {
-        let format = arguments.value("format") ?? "table"
-        guard ["table", "json", "ndjson", "csv"].contains(format) else {
-            throw UsageError("--format is table, json, ndjson or csv")
+    init(parsing arguments: ParsedCommand) throws(UsageError) {
+        type = arguments.operands[0]
+        filter = arguments.value("where")
+        var sorts: [SortKey] = []
+        for field in (arguments.value("sort") ?? "").split(separator: ",", omittingEmptySubsequences: false)
+        where arguments.value("sort") != nil {
+            let name = field.hasPrefix("-") ? field.dropFirst() : field
+            guard !name.isEmpty else { throw UsageError("--sort takes property names: A,-B") }
+            sorts.append(SortKey(String(name), ascending: !field.hasPrefix("-")))
         }
-        let limit = try arguments.integer("limit", default: -1)
-        let offset = try arguments.integer("offset", default: 0)
-        let sorts = (arguments.value("sort") ?? "").split(separator: ",").map { field -> SortKey in
-            field.hasPrefix("-") ? SortKey(String(field.dropFirst()), ascending: false) : SortKey(String(field))
+        self.sorts = sorts
+        limit = try arguments.integer("limit", in: 0...Int.max)
+        offset = try arguments.integer("offset", in: 0...Int.max) ?? 0
+        properties = arguments.value("props").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         }
-        let database = try InspectCommand.open(path)
-        guard let schema = database.schema[type] else { throw ObjDBError.unknownType(type) }
-        let stored = schema.properties.filter { $0.isStored }.map(\.name)
-        let props = arguments.value("props").map { $0.split(separator: ",").map(String.init) } ?? stored
-        for name in props where schema[name] == nil { throw ObjDBError.unknownProperty(type: type, property: name) }
+        format = try arguments.choice("format", of: ["table", "json", "ndjson", "csv"]) ?? "table"
+    }
 
+    func validate() throws(UsageError) {
+        if let properties, properties.contains(where: \.isEmpty) {
+            throw UsageError("--props takes property names: A,B")
+        }
+    }
+
+    func run(in context: InspectContext) throws -> ToolExitCode {
+        let database = try context.open()
+        let output = context.output
         return try database.read { view in
-            let objects = try view.dynamicObjects(
-                type, filter: arguments.value("where"), sortedBy: sorts, limit: limit >= 0 ? offset + limit : nil)
-            let page = objects.dropFirst(offset)
+            let scan = try ObjectScan(view: view, type: type, filter: filter, sorts: sorts)
+            let writer = try ObjectTextWriter(scan: scan, properties: properties)
             switch format {
-            case "json":
-                print(try jsonText(try page.map { try jsonObject($0, props) }, pretty: true))
             case "ndjson":
-                for object in page { print(try jsonText(try jsonObject(object, props))) }
+                try scan.forEach(offset: offset, limit: limit) { object in
+                    try writer.writeJSON(object, to: output)
+                    output.write(UInt8(ascii: "\n"))
+                    return true
+                }
+            case "json":
+                var first = true
+                output.write("[")
+                try scan.forEach(offset: offset, limit: limit) { object in
+                    output.write(first ? "\n  " : ",\n  ")
+                    first = false
+                    try writer.writeJSON(object, to: output)
+                    return true
+                }
+                output.write(first ? "]\n" : "\n]\n")
             case "csv":
-                print(props.map(csvField).joined(separator: ","))
-                for object in page {
-                    print(
-                        try props.map { csvField(ValueText.cell(try object.value(forKey: $0))) }.joined(separator: ","))
+                writer.writeCSVHeader(to: output)
+                let scratch = ByteBuffer()
+                try scan.forEach(offset: offset, limit: limit) { object in
+                    try writer.writeCSV(object, scratch: scratch, to: output)
+                    return true
                 }
             default:
-                let rows = try page.map { object in try props.map { ValueText.cell(try object.value(forKey: $0)) } }
-                print(FittedTable(header: props, rows: rows).render(width: terminal.width, terminal: terminal))
-                print(terminal.dim("(\(rows.count) of \(try view.count(type)) \(type))"))
+                let table = TablePrinter(
+                    header: writer.properties.map(\.name), width: context.terminal.width, terminal: context.terminal,
+                    output: output)
+                let cells = writer.properties.map { _ in ByteBuffer() }
+                try scan.forEach(offset: offset, limit: limit) { object in
+                    try writer.writeCells(object, into: cells)
+                    table.add(cells)
+                    return true
+                }
+                table.finish()
+                context.print(context.terminal.dim("(\(table.rowCount) of \(try view.count(type)) \(type))"))
             }
             return .success
         }
-    }
-
-    private func jsonObject(_ object: DynamicObject, _ props: [String]) throws -> [String: Any] {
-        var json: [String: Any] = [:]
-        for name in props { json[name] = try object.value(forKey: name).jsonValue }
-        return json
-    }
-
-    private func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

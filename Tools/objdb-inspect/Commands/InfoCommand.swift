@@ -2,36 +2,44 @@ import Foundation
 import ObjDB
 import ToolSupport
 
-/// `objdb-inspect PATH info`: the store's format, file, map, readers and databases, like `mdb_stat -efa`.
-struct InfoCommand {
-    let path: String
+/// `info`: what `mdb_stat` reports, and the ObjDB format around it.
+struct InfoCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "info", abstract: "format, file, map, readers and per-database statistics",
+        discussion: """
+            Format and schema versions, file and map size, readers (live and stale),
+            the oldest pinned version, and each named database's depth, pages and entries.
+            """)
 
-    func run() throws -> ToolExitCode {
-        let info = try StoreInfo.read(path: path)
+    init(parsing arguments: ParsedCommand) {}
+
+    func run(in context: InspectContext) throws -> ToolExitCode {
+        try context.requireStore()
+        let info = try StoreInfo.read(path: context.path)
         let environment = info.environment
         let usedPercent = Double(environment.usedBytes) * 100 / Double(max(environment.mapSize, 1))
-        print("Store:              \(info.path)")
-        print("Format version:     \(info.formatVersion)")
-        print("Schema version:     \(info.schemaVersion.map(String.init) ?? "none stored")")
-        print("File size:          \(info.fileSize) bytes")
-        print("Page size:          \(environment.pageSize) bytes")
-        print(
+        context.print("Store:              \(info.path)")
+        context.print("Format version:     \(info.formatVersion)")
+        context.print("Schema version:     \(info.schemaVersion.map(String.init) ?? "none stored")")
+        context.print("File size:          \(info.fileSize) bytes")
+        context.print("Page size:          \(environment.pageSize) bytes")
+        context.print(
             "Map size:           \(environment.mapSize) bytes (\(environment.usedBytes) used, "
                 + "\(String(format: "%.1f", usedPercent))%)")
-        print("Last page:          \(environment.lastPageNumber)")
-        print("Last transaction:   \(environment.lastTransactionID)")
-        print(
+        context.print("Last page:          \(environment.lastPageNumber)")
+        context.print("Last transaction:   \(environment.lastTransactionID)")
+        context.print(
             "Readers:            \(environment.readers.count) open, \(environment.readerSlotsUsed) of "
                 + "\(environment.maxReaders) slots used, \(info.staleReadersCleared) stale cleared")
         for reader in environment.readers {
-            print("  pid \(reader.processID) reads transaction \(reader.transactionID)")
+            context.print("  pid \(reader.processID) reads transaction \(reader.transactionID)")
         }
         if let oldest = info.oldestPinnedVersion {
-            print("Oldest pinned:      transaction \(oldest.version), \(oldest.behind) commit(s) behind")
+            context.print("Oldest pinned:      transaction \(oldest.version), \(oldest.behind) commit(s) behind")
         } else {
-            print("Oldest pinned:      none (no open readers)")
+            context.print("Oldest pinned:      none (no open readers)")
         }
-        print("")
+        context.print("")
         var table = TextTable(header: ["Database", "Depth", "Branch", "Leaf", "Overflow", "Entries"])
         let rows = [("(main)", info.mainDatabase)] + info.databases.map { ($0.name, $0.statistics) }
         for (name, statistics) in rows {
@@ -40,7 +48,7 @@ struct InfoCommand {
                 "\(statistics.overflowPages)", "\(statistics.entries)",
             ])
         }
-        print(table.render())
+        context.print(table.render())
         return .success
     }
 }

@@ -3,25 +3,33 @@ import ObjDB
 import ToolSupport
 
 /// `schema [--json]`: every type and its properties, as stored in the file.
-struct SchemaCommand {
-    let path: String
-    let json: Bool
-    let terminal: Terminal
+struct SchemaCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "schema", abstract: "types and properties",
+        discussion: "Every type and property: type, optional, primary key, index, link target, inverse.",
+        options: [.flag("json", "the schema as JSON")])
 
-    func run() throws -> ToolExitCode {
-        let schema = try InspectCommand.open(path).schema
+    let json: Bool
+
+    init(parsing arguments: ParsedCommand) {
+        json = arguments.has("json")
+    }
+
+    func run(in context: InspectContext) throws -> ToolExitCode {
+        let schema = try context.open().schema
+        let terminal = context.terminal
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(schema), as: UTF8.self))
+            context.print(String(decoding: try encoder.encode(schema), as: UTF8.self))
             return .success
         }
-        print("Schema version \(schema.version), \(schema.types.count) type(s)")
+        context.print("Schema version \(schema.version), \(schema.types.count) type(s)")
         for type in schema.types {
-            print("")
+            context.print("")
             let key =
                 type.primaryKey.map { "primary key \($0.name)" } ?? (type.isEmbedded ? "embedded" : "internal IDs")
-            print(terminal.bold(type.name) + " (\(key))")
+            context.print(terminal.bold(type.name) + " (\(key))")
             let rows = type.properties.map { property -> [String] in
                 var flags: [String] = []
                 if property.isPrimaryKey { flags.append("primary key") }
@@ -33,7 +41,7 @@ struct SchemaCommand {
                 }
                 return [property.name, property.typeDescription, flags.joined(separator: ", "), String(property.id)]
             }
-            print(
+            context.print(
                 FittedTable(header: ["Property", "Type", "", "ID"], rows: rows).render(
                     width: terminal.width, terminal: terminal))
         }

@@ -5,47 +5,118 @@ import ToolSupport
 /// `watch TYPE`: the count, then each committed change to the matching objects, from any process.
 ///
 /// Polls the store's last committed transaction every `interval` milliseconds (a read
-/// of LMDB's meta page, no transaction) and diffs the results only when it moved.
-struct WatchCommand {
-    let path: String
+/// of LMDB's meta page, no transaction) and diffs the results only when it moved. It also
+/// notices when the store file is replaced (a new inode) and reopens it.
+struct WatchCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "watch", abstract: "the count, then every change as any process commits",
+        discussion: """
+            Prints the count, then every committed change by any process: + inserted, - deleted,
+            ~ modified with the changed properties. Polls every MS milliseconds (100; 1 to 3600000).
+            A store file replaced by another (a new inode) is reopened. Ctrl-C stops (in the shell,
+            back to the prompt).
+            """,
+        operands: [.init("TYPE")],
+        options: [
+            .value("where", "PREDICATE", "only the objects that match"),
+            .value("interval", "MS", "poll every MS milliseconds (default 100)"),
+        ])
+
     let type: String
     let filter: String?
     let interval: Int
 
-    func run() throws -> ToolExitCode {
-        // "Until interrupted": a parent may have started us with these signals blocked.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        sigprocmask(SIG_UNBLOCK, &signals, nil)
-        let database = try InspectCommand.open(path)
-        guard database.schema[type] != nil else { throw ObjDBError.unknownType(type) }
-        var previous = try snapshot(database)
-        print("\(previous.count) \(type)")
-        fflushStandardOutput()
-        var version = try database.lastCommittedVersion()
-        while true {
-            usleep(useconds_t(max(interval, 10) * 1_000))
-            let current = try database.lastCommittedVersion()
-            guard current != version else { continue }
-            version = current
-            let next = try snapshot(database)
-            let inserted = next.keys.filter { previous[$0] == nil }.sorted()
-            let deleted = previous.keys.filter { next[$0] == nil }.sorted()
-            var lines = inserted.map { "+ \(type)(\($0))" } + deleted.map { "- \(type)(\($0))" }
-            for key in next.keys.sorted() {
-                guard let old = previous[key], let new = next[key], old != new else { continue }
-                let changed = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }.sorted()
-                lines.append("~ \(type)(\(key)) " + changed.joined(separator: ", "))
-            }
-            if !lines.isEmpty {
-                print("version \(version): \(next.count) \(type)")
-                lines.forEach { print($0) }
-                fflushStandardOutput()
-            }
-            previous = next
+    init(parsing arguments: ParsedCommand) throws(UsageError) {
+        type = arguments.operands[0]
+        filter = arguments.value("where")
+        interval = try arguments.integer("interval", in: 1...3_600_000) ?? 100
+    }
+
+    func run(in context: InspectContext) throws -> ToolExitCode {
+        if !context.inShell {
+            // "Until interrupted": a parent may have started us with these signals blocked.
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGINT)
+            sigaddset(&signals, SIGTERM)
+            sigprocmask(SIG_UNBLOCK, &signals, nil)
         }
+        Interrupt.reset()
+        var database: Database? = try context.open()
+        guard database!.schema[type] != nil else { throw ObjDBError.unknownType(type) }
+        var identity = Self.identity(of: context.path)
+        var previous = try snapshot(database!)
+        context.print("\(previous.count) \(type)")
+        try context.output.flush()
+        var version = try database!.lastCommittedVersion()
+        var saidGone = false
+        while true {
+            if sleepInterrupted() { return .success }
+            let current = Self.identity(of: context.path)
+            if current != identity {
+                guard let current else {
+                    if !saidGone { context.print("the store file is gone; waiting for a new one at \(context.path)") }
+                    saidGone = true
+                    try context.output.flush()
+                    continue
+                }
+                // Replaced: let go of the old file before opening the new one.
+                database = nil
+                database = try context.open()
+                identity = current
+                saidGone = false
+                version = try database!.lastCommittedVersion()
+                context.print("the store file was replaced; reopened \(context.path) at version \(version)")
+                guard database!.schema[type] != nil else { throw ObjDBError.unknownType(type) }
+                let next = try snapshot(database!)
+                report(previous, next, version: version, context: context)
+                previous = next
+                try context.output.flush()
+                continue
+            }
+            guard let database else { continue }
+            let committed = try database.lastCommittedVersion()
+            guard committed != version else { continue }
+            version = committed
+            let next = try snapshot(database)
+            report(previous, next, version: version, context: context)
+            previous = next
+            try context.output.flush()
+        }
+    }
+
+    /// Waits one interval; `true` when Ctrl-C ended the wait.
+    private func sleepInterrupted() -> Bool {
+        var request = timespec(tv_sec: interval / 1000, tv_nsec: (interval % 1000) * 1_000_000)
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR {
+            if Interrupt.isRaised { break }
+            request = remaining
+        }
+        if Interrupt.isRaised {
+            Interrupt.reset()
+            // After the terminal's "^C", so the prompt starts a line of its own.
+            FileHandle.standardOutput.write(Data("\n".utf8))
+            return true
+        }
+        return false
+    }
+
+    private func report(
+        _ previous: [String: [String: StoredValue]], _ next: [String: [String: StoredValue]], version: Int,
+        context: InspectContext
+    ) {
+        let inserted = next.keys.filter { previous[$0] == nil }.sorted()
+        let deleted = previous.keys.filter { next[$0] == nil }.sorted()
+        var lines = inserted.map { "+ \(type)(\($0))" } + deleted.map { "- \(type)(\($0))" }
+        for key in next.keys.sorted() {
+            guard let old = previous[key], let new = next[key], old != new else { continue }
+            let changed = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }.sorted()
+            lines.append("~ \(type)(\(key)) " + changed.joined(separator: ", "))
+        }
+        guard !lines.isEmpty else { return }
+        context.print("version \(version): \(next.count) \(type)")
+        for line in lines { context.print(DisplayText.escapedString(line)) }
     }
 
     private func snapshot(_ database: Database) throws -> [String: [String: StoredValue]] {
@@ -57,8 +128,11 @@ struct WatchCommand {
             return objects
         }
     }
-}
 
-func fflushStandardOutput() {
-    fflush(nil)
+    /// The device and inode of the file at `path`, or `nil` when there is none.
+    private static func identity(of path: String) -> [UInt64]? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return [UInt64(status.st_dev), UInt64(status.st_ino)]
+    }
 }

@@ -6,12 +6,14 @@ struct Terminal {
     let usesColor: Bool
 
     init(noColor: Bool) {
+        // Display widths (wcwidth) of any script, whatever the environment's locale.
+        if setlocale(LC_CTYPE, "C.UTF-8") == nil { setlocale(LC_CTYPE, "") }
         let isTTY = isatty(STDOUT_FILENO) != 0
         var size = winsize()
         if isTTY, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             width = Int(size.ws_col)
         } else {
-            width = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "") ?? 120
+            width = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "").flatMap { $0 > 0 ? $0 : nil } ?? 120
         }
         usesColor = isTTY && !noColor && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     }
@@ -40,9 +42,8 @@ struct FittedTable {
             widths[widest] -= 1
         }
         func fit(_ text: String, _ width: Int) -> String {
-            let flat = text.replacingOccurrences(of: "\n", with: "⏎")
-            if flat.count <= width { return flat + String(repeating: " ", count: width - flat.count) }
-            return String(flat.prefix(max(0, width - 1))) + "…"
+            if text.count <= width { return text + String(repeating: " ", count: width - text.count) }
+            return String(text.prefix(max(0, width - 1))) + "…"
         }
         var lines = [terminal.bold(header.indices.map { fit(header[$0], widths[$0]) }.joined(separator: "  "))]
         for row in rows {
