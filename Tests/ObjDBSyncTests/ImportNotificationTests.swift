@@ -15,6 +15,7 @@ private final class Deliveries: Sendable {
         case .initial: changes.withLock { $0.append((true, 0, 0)) }
         case .update(_, _, let insertions, let modifications):
             changes.withLock { $0.append((false, insertions.count, modifications.count)) }
+        case .error(let error): Issue.record("the observer stopped: \(error)")
         }
     }
 

@@ -13,6 +13,8 @@ import ObjDB
 //   objdb-test-child crash-ledger PATH     prints how many crash-workload commits the store holds
 //   objdb-test-child check-files PATH…     for each file: prints "file N", opens it read-only,
 //                                          checks it, reads every object, prints "ok", "damaged" or "error"
+//   objdb-test-child observe-first PATH KIND RUNS   observes on the main thread as a command-line
+//                                          program does (ObserveFirst.swift); prints "heard" per run
 
 /// The model the cross-process notification tests share with this process (same name and properties).
 final class Counter: Object {
@@ -78,6 +80,9 @@ do {
             say("file \(number)")
             say(checkDamagedFile(path))
         }
+    case "observe-first":
+        guard arguments.count == 5, let runs = Int(arguments[4]) else { exit(2) }
+        try observeFirst(path: arguments[2], kind: arguments[3], runs: runs)
     default:
         exit(2)
     }

@@ -180,9 +180,12 @@ private final class Mailbox: @unchecked Sendable {
         let deletions: Int
         let insertions: Int
         let modifications: Int
+        /// The error of an `.error` delivery: the observer stopped.
+        var error: String?
 
         var description: String {
-            "\(source) \(isInitial ? "initial" : "update") of \(count): \(deletions) deletions, "
+            if let error { return "\(source) error: \(error)" }
+            return "\(source) \(isInitial ? "initial" : "update") of \(count): \(deletions) deletions, "
                 + "\(insertions) insertions, \(modifications) modifications"
         }
     }
@@ -204,16 +207,24 @@ private final class Mailbox: @unchecked Sendable {
             delivery = Delivery(
                 source: source, time: time, isInitial: false, count: results.count, deletions: deletions.count,
                 insertions: insertions.count, modifications: modifications.count)
+        case .error(let error):
+            delivery = Delivery(
+                source: source, time: time, isInitial: false, count: 0, deletions: 0, insertions: 0,
+                modifications: 0, error: "\(error)")
         }
         lock.withLock { deliveries.append(delivery) }
         signal.signal()
     }
 
-    /// The next delivery, waiting up to a minute for it.
+    /// The next delivery, waiting up to a minute for it; an `.error` delivery fails the run.
     func take() throws -> Delivery {
         guard signal.wait(timeout: .now() + 60) == .success else {
             throw BenchmarkFailure.engine("objdb", "W10: no notification within a minute")
         }
-        return lock.withLock { deliveries.removeFirst() }
+        let delivery = lock.withLock { deliveries.removeFirst() }
+        if let error = delivery.error {
+            throw BenchmarkFailure.engine("objdb", "W10: \(delivery.source) observer stopped: \(error)")
+        }
+        return delivery
     }
 }

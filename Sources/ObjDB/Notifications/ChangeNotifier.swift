@@ -1,28 +1,56 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One pass of the notifier: from the version its observers last saw to the newest one.
 struct NotificationRound {
-    /// The version observers last saw, `nil` on the first round.
+    /// The version the notifier's last round reached, `nil` on the first round.
     let oldVersion: Int?
     let newVersion: Int
-    /// A context at `oldVersion`, when the notifier still holds it.
-    let old: Snapshot?
-    /// A context at `newVersion`.
+    /// A snapshot at `newVersion`.
     let new: Snapshot
     /// The shared read transaction at `newVersion`, which views adopt.
     let snapshot: Transaction
-    /// The folded change log from `oldVersion` to `newVersion`; `nil` when unknown.
-    let changes: ChangeSet?
     /// The observers every commit of this round was made without notifying.
     let silenced: Set<Int>
-    /// The folded change log from a version before `oldVersion` (an observer that missed rounds)
-    /// to `newVersion`; `nil` when the log may not cover it.
-    let changesSince: (Int) -> ChangeSet?
+    /// Whether observers may keep `new` past the round; not while map growth waits for readers to end.
+    let mayKeepSnapshot: Bool
+    let log: ChangeLogReader
 
-    /// The changes an observer last at `version` must apply, and the context at `version` if held.
-    func changes(forObserverAt version: Int) -> (changes: ChangeSet?, old: Snapshot?) {
-        version == oldVersion ? (changes, old) : (changesSince(version), nil)
+    /// The folded change log from `version` (an observer's) to `newVersion`; `nil` when the log
+    /// may not cover it, and the observer must compare records instead.
+    func changes(since version: Int) throws -> ChangeSet? {
+        try log.changes(since: version)
+    }
+}
+
+/// Reads the change log for one round, once per starting version.
+final class ChangeLogReader {
+    private let database: Database
+    private let transaction: Transaction
+    /// The first version after which every commit is known to be logged; `nil` when none is.
+    private let completeFrom: Int?
+    private var read: [Int: ChangeSet?] = [:]
+
+    init(database: Database, transaction: Transaction, completeFrom: Int?) {
+        self.database = database
+        self.transaction = transaction
+        self.completeFrom = completeFrom
+    }
+
+    func changes(since version: Int) throws -> ChangeSet? {
+        if let known = read[version] { return known }
+        var changes: ChangeSet?
+        if let completeFrom, version >= completeFrom, let log = database.changeLog, let meta = database.meta {
+            changes = try ChangeLog.changes(after: version, in: transaction, log: log, meta: meta)
+        }
+        read[version] = .some(changes)
+        return changes
     }
 }
 
@@ -34,7 +62,9 @@ enum ObserverOutput {
     case now(() -> Void)
 }
 
-/// An observer, as the notifier drives it. `process` runs on the notifier's thread only.
+/// An observer, as the notifier drives it. It is made where its view belongs and handed to the
+/// notifier by ``ChangeNotifier/add(_:onStop:)``; from then on only the notifier's thread calls
+/// `process`, `fail` and `end`, and other threads read only its constant `id` and `delivery`.
 protocol ChangeObserver: AnyObject {
     var id: Int { get }
     /// The version the observer has caught up with; `nil` before its first round.
@@ -42,6 +72,8 @@ protocol ChangeObserver: AnyObject {
     /// The view queue it delivers to, if any: the view moves with every round it takes part in.
     var delivery: ViewDelivery? { get }
     func process(_ round: NotificationRound) throws -> ObserverOutput?
+    /// The observer cannot be served: its last delivery reports `error`, and it stops.
+    func fail(_ error: any Error) -> ObserverOutput
     /// The notifier is going away: end any sequence the observer feeds.
     func end()
 }
@@ -54,38 +86,43 @@ extension ChangeObserver {
 /// lands (here or, through inotify, in another process), reads the change log since the
 /// version its observers last saw, works out each observer's change, and hands the results
 /// to the views' queues together with the new snapshot.
+///
+/// A round that fails as a whole (a full reader table, a map another process grew) is retried
+/// at growing intervals; when rounds have failed for ``givingUpAfter`` in a row, every observer
+/// gets the error as its last delivery. An observer whose own change cannot be worked out gets
+/// its error at once, and stops; the others go on.
 final class ChangeNotifier: @unchecked Sendable {
-    // @unchecked: the fields under "guarded by lock" are; the "notifier thread" ones are used
-    // only by the thread `start` makes.
+    // @unchecked: the mutable state shared between threads is `shared`, reached only through
+    // `withShared` (under `lock`); the round state belongs to the notifier's thread: `loop`
+    // makes it and passes it down, checked by `NotifierThreadState.checkThread()`. The
+    // remaining stored properties are constants (`database` is set once, in init).
 
     private let path: String
     private let interval: Duration
-    private weak var database: Database?
+    private weak let database: Database?
     /// Set once the thread (and its waiter) started: until then a commit has no one to wake,
     /// and a database nobody observes holds no pipe or inotify descriptor.
     private let isStarted = Atomic<Bool>(false)
-
-    // Guarded by lock.
     private let lock = NSCondition()
-    private var observers: [Int: any ChangeObserver] = [:]
-    private var nextID = 1
-    private var silenced: [Int: Set<Int>] = [:]
-    private var requestedRounds = 0
-    private var completedRounds = 0
-    private var waiter: CommitWaiter?
-    private var isStopped = false
-    /// A snapshot the next round must use instead of the latest (``runRound(using:)``).
-    private var providedSnapshot: Transaction?
+    private var shared = SharedState()
 
-    // Notifier thread.
-    private var snapshot: Snapshot?
-    private var version: Int?
-    /// The environment this notifier announced itself on as a watcher (``ChangeWatch``), while it has observers.
-    private var watchedEnvironment: Environment?
-    /// Whether other processes can see the watch, so their commits are logged too.
-    private var watchIsVisible = false
-    /// The first version the log is known to cover every commit after: the first round's, once watching.
-    private var logCompleteFrom: Int?
+    /// How long rounds may fail in a row before observers are told: ten cross-process intervals.
+    var givingUpAfter: Duration { interval * 10 }
+
+    /// The state that threads registering, waking and waiting share with the notifier's thread.
+    private struct SharedState {
+        var observers: [Int: any ChangeObserver] = [:]
+        var nextID = 1
+        var silenced: [Int: Set<Int>] = [:]
+        var requestedRounds = 0
+        var completedRounds = 0
+        /// The rounds through this number ran, or found nothing to do, without failing.
+        var succeededRounds = 0
+        var waiter: CommitWaiter?
+        var isStopped = false
+        /// A snapshot the next round must use instead of the latest (``runRound(using:timeout:)``).
+        var providedSnapshot: Transaction?
+    }
 
     init(database: Database) {
         self.path = database.configuration.path
@@ -93,22 +130,28 @@ final class ChangeNotifier: @unchecked Sendable {
         self.database = database
     }
 
+    private func withShared<Result>(_ body: (inout SharedState) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&shared)
+    }
+
     /// A fresh observer ID.
     func makeID() -> Int {
-        lock.withLock {
-            defer { nextID += 1 }
-            return nextID
+        withShared { shared in
+            defer { shared.nextID += 1 }
+            return shared.nextID
         }
     }
 
     /// Registers `observer`; it gets its first round soon. The token removes it.
     func add(_ observer: any ChangeObserver, onStop: @escaping @Sendable () -> Void = {}) -> NotificationToken {
         let id = observer.id
-        let starting: CommitWaiter? = lock.withLock {
-            observers[id] = observer
-            guard waiter == nil else { return nil }
+        let starting: CommitWaiter? = withShared { shared in
+            shared.observers[id] = observer
+            guard shared.waiter == nil else { return nil }
             let made = CommitWaiter(path: path, interval: interval)
-            waiter = made
+            shared.waiter = made
             return made
         }
         if let starting {
@@ -125,14 +168,14 @@ final class ChangeNotifier: @unchecked Sendable {
     }
 
     func remove(_ id: Int) {
-        lock.withLock { _ = observers.removeValue(forKey: id) }
+        withShared { _ = $0.observers.removeValue(forKey: id) }
         // The next round lets go of the snapshot (and the watch) if that was the last one.
         wake()
     }
 
     /// Whether any registered observer delivers to `delivery`.
     func hasObservers(of delivery: ViewDelivery) -> Bool {
-        lock.withLock { observers.values.contains { $0.delivery === delivery } }
+        withShared { $0.observers.values.contains { $0.delivery === delivery } }
     }
 
     /// A commit landed in this process.
@@ -141,17 +184,17 @@ final class ChangeNotifier: @unchecked Sendable {
     }
 
     func wake() {
-        lock.withLock { waiter }?.wake()
+        withShared { $0.waiter }?.wake()
     }
 
     /// The commit that made `version` must not notify `observerIDs`.
     func silence(version: Int, observerIDs: Set<Int>, replacing: Bool = false) {
         if replacing {
-            lock.withLock { _ = silenced.removeValue(forKey: version) }
+            withShared { _ = $0.silenced.removeValue(forKey: version) }
             return
         }
         guard !observerIDs.isEmpty else { return }
-        lock.withLock { silenced[version, default: []].formUnion(observerIDs) }
+        withShared { $0.silenced[version, default: []].formUnion(observerIDs) }
     }
 
     /// Runs a round that starts after this call and waits for it (up to `timeout`).
@@ -162,30 +205,32 @@ final class ChangeNotifier: @unchecked Sendable {
 
     /// Runs a round that reads `snapshot` (a read transaction this caller began) instead of the
     /// latest version, and waits for it: a silenced commit gets a round of its own this way.
+    /// `false` when the round failed (it is retried; observers hear of the failure or of a later
+    /// round) or did not end within `timeout`.
     @discardableResult
     func runRound(using snapshot: Transaction?, timeout: Duration = .seconds(10)) -> Bool {
         guard isStarted.load(ordering: .acquiring) else { return true }
-        let target = lock.withLock {
-            if let snapshot { providedSnapshot = snapshot }
-            requestedRounds += 1
-            return requestedRounds
+        let target = withShared { shared in
+            if let snapshot { shared.providedSnapshot = snapshot }
+            shared.requestedRounds += 1
+            return shared.requestedRounds
         }
         wake()
         let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
         lock.lock()
         defer { lock.unlock() }
-        while completedRounds < target && !isStopped {
+        while shared.completedRounds < target && !shared.isStopped {
             if !lock.wait(until: deadline) { return false }
         }
-        return true
+        return shared.succeededRounds >= target
     }
 
     /// Ends the thread (the database is going away).
     func stop() {
-        let ended = lock.withLock {
-            isStopped = true
-            defer { observers.removeAll() }
-            return Array(observers.values)
+        let ended = withShared { shared in
+            shared.isStopped = true
+            defer { shared.observers.removeAll() }
+            return Array(shared.observers.values)
         }
         for observer in ended { observer.end() }
         wake()
@@ -193,125 +238,192 @@ final class ChangeNotifier: @unchecked Sendable {
 
     // MARK: - The notifier thread
 
-    private func loop(waiter: CommitWaiter) {
-        while true {
-            let stopped = lock.withLock { isStopped }
-            if stopped { break }
-            runRound()
-            waiter.wait()
+    /// What only the notifier's thread touches, from one round to the next.
+    private struct NotifierThreadState {
+        let thread = pthread_self()
+        var snapshot: Snapshot?
+        var version: Int?
+        /// The environment this notifier announced itself on as a watcher (``ChangeWatch``), while it has observers.
+        var watchedEnvironment: Environment?
+        /// The version after which every commit is logged, once watching (`nil`: the log is not trusted).
+        var logCompleteFrom: Int?
+        /// When the rounds that keep failing began to fail, and how many did.
+        var failingSince: ContinuousClock.Instant?
+        var failures = 0
+
+        func checkThread() {
+            precondition(pthread_equal(thread, pthread_self()) != 0, "The notifier's state was used off its thread.")
         }
-        snapshot = nil
-        stopWatching()
+    }
+
+    private func loop(waiter: CommitWaiter) {
+        var state = NotifierThreadState()
+        while !withShared({ $0.isStopped }) {
+            let retry = runRound(&state)
+            waiter.wait(atMost: retry)
+        }
+        state.snapshot = nil
+        stopWatching(&state)
     }
 
     /// Announces this process as a watcher, so commits log their changes (waiting out the write in progress).
-    private func startWatching(_ environment: Environment) {
-        logCompleteFrom = nil
+    private func startWatching(_ environment: Environment, _ state: inout NotifierThreadState) {
+        state.watchedEnvironment = environment
         do {
-            watchIsVisible = try environment.startWatchingChanges()
-            watchedEnvironment = environment
+            // Every commit after the version the barrier leaves is logged; invisible to other
+            // processes (no lock file), their commits may not be, so the log is not trusted.
+            let visible = try environment.startWatchingChanges()
+            state.logCompleteFrom = visible ? try environment.lastTransactionID() : nil
         } catch {
-            // A read-only store: no writer here to wait out, so the log is never trusted.
-            watchIsVisible = false
+            // A read-only store: no writer here to wait out, so the log is never trusted, and
+            // observers compare records instead.
+            state.logCompleteFrom = nil
         }
     }
 
     /// Withdraws the watch: with no observer left, commits need not log.
-    private func stopWatching() {
-        watchedEnvironment?.stopWatchingChanges()
-        watchedEnvironment = nil
-        logCompleteFrom = nil
+    private func stopWatching(_ state: inout NotifierThreadState) {
+        state.watchedEnvironment?.stopWatchingChanges()
+        state.watchedEnvironment = nil
+        state.logCompleteFrom = nil
     }
 
-    private func runRound() {
-        let (active, serving, provided) = lock.withLock {
-            defer { providedSnapshot = nil }
-            return (observers, requestedRounds, providedSnapshot)
+    /// Runs one round; returns how soon to try again when it failed.
+    private func runRound(_ state: inout NotifierThreadState) -> Duration? {
+        state.checkThread()
+        let (active, serving, provided) = withShared { shared in
+            defer { shared.providedSnapshot = nil }
+            return (shared.observers, shared.requestedRounds, shared.providedSnapshot)
         }
+        var succeeded = true
         defer {
-            lock.withLock {
-                completedRounds = max(completedRounds, serving)
+            withShared { shared in
+                shared.completedRounds = max(shared.completedRounds, serving)
+                if succeeded { shared.succeededRounds = max(shared.succeededRounds, serving) }
                 lock.broadcast()
             }
         }
         guard let database, !active.isEmpty else {
-            snapshot = nil
-            version = nil
-            stopWatching()
-            return
+            state.snapshot = nil
+            state.version = nil
+            state.failingSince = nil
+            state.failures = 0
+            stopWatching(&state)
+            return nil
         }
-        if watchedEnvironment == nil { startWatching(database.environment) }
+        if state.watchedEnvironment == nil { startWatching(database.environment, &state) }
         // An observer whose view has not taken its last round yet waits: a view queues one
         // round (one pinned snapshot) at most, and catches up when it has drained.
         let ready = active.values.filter { $0.delivery?.hasPending != true }.sorted { $0.id < $1.id }
-        let behind = ready.contains { $0.version == nil || $0.version != version }
+        let behind = ready.contains { $0.version == nil || $0.version != state.version }
         // A provided snapshot older than the last round's is of no use: rounds only move forward.
-        let usable = provided.flatMap { provided in version.map { provided.id > $0 } ?? true ? provided : nil }
-        if usable == nil, !behind, let version, (try? database.environment.lastTransactionID()) == version { return }
+        let usable = provided.flatMap { provided in state.version.map { provided.id > $0 } ?? true ? provided : nil }
         do {
+            if usable == nil, !behind, let version = state.version,
+                try database.environment.lastTransactionID() == version
+            {
+                return nil
+            }
             let transaction = try usable ?? database.environment.beginRead()
             try database.warm(transaction)
             transaction.isShared = true
             let new = Snapshot(owner: database, frozenAt: transaction)
             let newVersion = transaction.id
-            if !behind, newVersion == version { return }
-            if watchIsVisible, logCompleteFrom == nil { logCompleteFrom = newVersion }
-            let logFrom = logCompleteFrom
-            let changesSince = { (since: Int) -> ChangeSet? in
-                guard let logFrom, since >= logFrom, let log = database.changeLog, let meta = database.meta else {
-                    return nil
-                }
-                return try? ChangeLog.changes(after: since, in: transaction, log: log, meta: meta)
-            }
+            if !behind, newVersion == state.version { return nil }
+            // The log of this round's own commits is read now: failing to, the round fails.
+            let log = ChangeLogReader(
+                database: database, transaction: transaction, completeFrom: state.logCompleteFrom)
+            if let version = state.version { _ = try log.changes(since: version) }
+            let mayKeep = !database.environment.hasPendingGrowth
             let round = NotificationRound(
-                oldVersion: version, newVersion: newVersion, old: snapshot, new: new, snapshot: transaction,
-                changes: version.flatMap(changesSince), silenced: takeSilenced(after: version, through: newVersion),
-                changesSince: changesSince)
-
-            var deliveries: [ObjectIdentifier: (delivery: ViewDelivery, work: [() -> Void])] = [:]
-            var order: [ObjectIdentifier] = []
-            for observer in ready {
-                // Every observed view moves to the round's snapshot, whether or not its observers have news.
-                if let delivery = observer.delivery, deliveries[ObjectIdentifier(delivery)] == nil {
-                    deliveries[ObjectIdentifier(delivery)] = (delivery, [])
-                    order.append(ObjectIdentifier(delivery))
-                }
-                switch try? observer.process(round) {
-                case .view(let delivery, let work):
-                    let id = ObjectIdentifier(delivery)
-                    if deliveries[id] == nil {
-                        deliveries[id] = (delivery, [])
-                        order.append(id)
-                    }
-                    deliveries[id]!.work.append(work)
-                case .now(let work):
-                    work()
-                case nil:
-                    break
-                }
-            }
-            for id in order {
-                let (delivery, work) = deliveries[id]!
-                delivery.enqueue(snapshot: transaction, work: work) { [weak self] in self?.wake() }
-            }
-            version = newVersion
+                oldVersion: state.version, newVersion: newVersion, new: new, snapshot: transaction,
+                silenced: takeSilenced(after: state.version, through: newVersion), mayKeepSnapshot: mayKeep, log: log)
+            state.failingSince = nil
+            state.failures = 0
+            deliver(round, to: ready)
+            state.version = newVersion
             // A round on a silenced write's own snapshot may have taken the wake-up of a later commit.
-            if usable != nil, let latest = try? database.environment.lastTransactionID(), latest > newVersion { wake() }
+            if usable != nil { wake() }
             // Map growth waits for every read transaction of the process to end: let go of ours.
-            snapshot = database.environment.hasPendingGrowth ? nil : new
+            state.snapshot = mayKeep ? new : nil
+            return nil
         } catch {
-            // A full reader table or a failing map: try again on the next wake.
+            succeeded = false
+            return failed(error, observers: Array(active.values), &state)
         }
+    }
+
+    /// Hands each ready observer's change to its view, or runs it now; an observer whose change
+    /// cannot be worked out gets its error, and is removed.
+    private func deliver(_ round: NotificationRound, to ready: [any ChangeObserver]) {
+        var deliveries: [ObjectIdentifier: (delivery: ViewDelivery, work: [() -> Void])] = [:]
+        var order: [ObjectIdentifier] = []
+        func append(_ work: (() -> Void)?, to delivery: ViewDelivery) {
+            let id = ObjectIdentifier(delivery)
+            if deliveries[id] == nil {
+                deliveries[id] = (delivery, [])
+                order.append(id)
+            }
+            if let work { deliveries[id]!.work.append(work) }
+        }
+        for observer in ready {
+            // Every observed view moves to the round's snapshot, whether or not its observers have news.
+            if let delivery = observer.delivery { append(nil, to: delivery) }
+            let output: ObserverOutput?
+            do {
+                output = try observer.process(round)
+            } catch {
+                withShared { _ = $0.observers.removeValue(forKey: observer.id) }
+                output = observer.fail(error)
+            }
+            switch output {
+            case .view(let delivery, let work): append(work, to: delivery)
+            case .now(let work): work()
+            case nil: break
+            }
+        }
+        for id in order {
+            let (delivery, work) = deliveries[id]!
+            delivery.enqueue(snapshot: round.snapshot, work: work) { [weak self] in self?.wake() }
+        }
+    }
+
+    /// A round failed: retry soon, sooner at first; once rounds have failed for
+    /// ``givingUpAfter``, tell every observer and stop them.
+    private func failed(_ error: any Error, observers: [any ChangeObserver], _ state: inout NotifierThreadState)
+        -> Duration?
+    {
+        let now = ContinuousClock.now
+        let since = state.failingSince ?? now
+        state.failingSince = since
+        state.failures += 1
+        guard now - since >= givingUpAfter else {
+            return min(.milliseconds(1 << min(state.failures, 16)), interval)
+        }
+        state.failingSince = nil
+        state.failures = 0
+        withShared { shared in
+            for observer in observers { shared.observers.removeValue(forKey: observer.id) }
+        }
+        for observer in observers.sorted(by: { $0.id < $1.id }) {
+            switch observer.fail(error) {
+            case .view(let delivery, let work):
+                delivery.enqueue(snapshot: nil, work: [work]) { [weak self] in self?.wake() }
+            case .now(let work):
+                work()
+            }
+        }
+        return nil
     }
 
     /// The observers silenced for every version after `old` through `new`, forgetting those versions.
     private func takeSilenced(after old: Int?, through new: Int) -> Set<Int> {
-        lock.withLock {
-            defer { silenced = silenced.filter { $0.key > new } }
+        withShared { shared in
+            defer { shared.silenced = shared.silenced.filter { $0.key > new } }
             guard let old, new > old else { return [] }
             var common: Set<Int>?
             for version in (old + 1)...new {
-                let ids = silenced[version] ?? []
+                let ids = shared.silenced[version] ?? []
                 common = common.map { $0.intersection(ids) } ?? ids
                 if common?.isEmpty == true { return [] }
             }

@@ -9,8 +9,9 @@ import Foundation
 /// Sleeps the notifier until a commit may have landed: a commit in this process wakes it
 /// through a pipe; one in another process through inotify on the store file (LMDB writes the
 /// file on every commit). Without inotify, or as a safety net, it wakes every `interval`.
-final class CommitWaiter: @unchecked Sendable {
-    // @unchecked: the descriptors are set once in init and closed in deinit.
+///
+/// Its descriptors are constants, set in init and closed in deinit, so it is `Sendable` as it stands.
+final class CommitWaiter: Sendable {
     private let pipeRead: Int32
     private let pipeWrite: Int32
     private let inotify: Int32
@@ -48,11 +49,12 @@ final class CommitWaiter: @unchecked Sendable {
         _ = write(pipeWrite, &byte, 1)
     }
 
-    /// Waits until woken, the file changes, or `interval` passes.
-    func wait() {
+    /// Waits until woken, the file changes, or `interval` (or `limit`, when sooner) passes.
+    func wait(atMost limit: Duration? = nil) {
         var fds = [pollfd(fd: pipeRead, events: Int16(POLLIN), revents: 0)]
         if inotify >= 0 { fds.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
-        let requested = interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000
+        let timeout = limit.map { min($0, interval) } ?? interval
+        let requested = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         // At least 1 ms (no spinning), at most what poll(2) takes.
         let milliseconds = Int32(clamping: max(requested, 1))
         _ = poll(&fds, nfds_t(fds.count), milliseconds)

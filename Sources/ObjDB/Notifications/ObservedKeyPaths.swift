@@ -92,6 +92,52 @@ struct ObservedKeyPaths: Sendable {
         }
         return sources
     }
+
+    /// The link properties of the object whose record (in `new`) is `record` that reach an
+    /// object of `targets` whose record differs, in a watched property, between `old` and
+    /// `new`: what ``linkingSources(of:in:binding:)`` finds when the change log cannot say.
+    func changedLinks(
+        of record: RecordReader, binding: TypeBinding, from old: Snapshot, to new: Snapshot, targets: Set<String>
+    ) throws -> Set<UInt16> {
+        let codec = ValueCodec(schema: new.catalog.schemaIndex)
+        var changed = Set<UInt16>()
+        for link in links where targets.contains(link.target) {
+            guard let property = binding.properties.first(where: { $0.schema.id == link.propertyID }),
+                let target = new.catalog.bindings[link.target]
+            else { continue }
+            for key in Self.linkedKeys(in: codec.decodeField(record.field(property.slot), of: property.schema)) {
+                let bytes = ObjectKeyCodec.encode(key)
+                guard let before = try old.record(in: target, key: bytes),
+                    let after = try new.record(in: target, key: bytes)
+                else {
+                    changed.insert(link.propertyID)
+                    break
+                }
+                let differs =
+                    link.targetProperties.map { watched in
+                        target.properties.contains { property in
+                            watched.contains(property.schema.id) && property.schema.isStored
+                                && !before.field(property.slot).hasSameBytes(as: after.field(property.slot))
+                        }
+                    } ?? !before.record.elementsEqual(after.record)
+                if differs {
+                    changed.insert(link.propertyID)
+                    break
+                }
+            }
+        }
+        return changed
+    }
+
+    /// The keys of the objects a link property's value reaches: one, or each element's.
+    private static func linkedKeys(in value: StoredValue) -> [ObjectKey] {
+        switch value {
+        case .link(_, let key): return [key]
+        case .list(let elements): return elements.flatMap(linkedKeys)
+        case .map(let entries): return entries.values.flatMap(linkedKeys)
+        default: return []
+        }
+    }
 }
 
 /// A link an observer follows: a change to an object it reaches (in `targetProperties`, or

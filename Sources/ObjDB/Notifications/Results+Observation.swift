@@ -13,7 +13,14 @@ extension Results {
     /// ```
     ///
     /// A commit that changes no object the query reads calls nothing. Keep the token: delivery
-    /// stops when it is invalidated or released.
+    /// stops when it is invalidated or released. If the change cannot be worked out, `block`
+    /// gets `.error`, its last call.
+    ///
+    /// The block runs on the view's queue, so that queue must run. A command-line program
+    /// either observes from a view made on the main thread and then runs the main run loop
+    /// (`RunLoop.main.run()` or `dispatchMain()`; with the main thread blocked or exited,
+    /// nothing arrives), or makes its view with ``Database/view(queue:)`` on a queue of its own,
+    /// calling `observe` on that queue. ``changes`` needs neither: iterate it in a task.
     ///
     /// - Parameter keyPaths: property names, or a link and a property of what it reaches
     ///   (`"author.name"`); when given, a change to anything else of an object that stays in
@@ -22,8 +29,9 @@ extension Results {
     /// - Parameter block: called on the view's queue with `.initial`, then with each change.
     /// - Throws: ``ObjDBError/unknownProperty(type:property:)`` for an unknown key path.
     /// - Precondition: the view is live, has a queue to deliver on (made with
-    ///   ``Database/view(queue:)``, or on the main thread, whose run loop must run), and this is
-    ///   called there.
+    ///   ``Database/view(queue:)``, or on the main thread), and this is called there. A view
+    ///   made on another thread, or in a task off the main thread, has none: `observe` stops
+    ///   the program; use ``observe(on:keyPaths:_:)`` or ``changes``.
     public func observe(
         keyPaths: [String]? = nil, _ block: @escaping (CollectionChange<Results<Element>>) -> Void
     ) throws -> NotificationToken {
@@ -37,7 +45,9 @@ extension Results {
     /// Calls `block` on `queue` with results of a view that belongs to `queue`, now and after
     /// every commit that changes them: the same query, live on that queue.
     ///
-    /// When `queue` is this view's own queue, the block gets these results.
+    /// When `queue` is this view's own queue, the block gets these results. This works from a
+    /// view on any thread, a command-line program's included: `queue` must run (a queue of its
+    /// own does; `.main` needs the main run loop).
     public func observe(
         on queue: DispatchQueue, keyPaths: [String]? = nil,
         _ block: @escaping @Sendable (CollectionChange<Results<Element>>) -> Void
@@ -63,7 +73,8 @@ extension Results {
     /// }
     /// ```
     ///
-    /// Iterate it from any task; the sequence ends when the iterating task is cancelled.
+    /// Iterate it from any task, in any program: it needs no run loop. The sequence ends when
+    /// the iterating task is cancelled, or after an `.error` element.
     public var changes: AsyncStream<CollectionChange<FrozenResults<Element>>> {
         let database = ReadView(snapshot: snapshot).database
         let differ = ResultsDiffer(binding: binding, spec: spec, database: database)

@@ -1,4 +1,4 @@
-import Synchronization
+import Dispatch
 
 /// Keeps one query's keys up to date across rounds and works out each round's diff.
 /// Used on the notifier's thread only.
@@ -6,6 +6,9 @@ final class ResultsTracker {
     let differ: ResultsDiffer
     private(set) var keys: KeyChunks?
     private(set) var version: Int?
+    /// A snapshot at `version`, when one may be kept: the old side of the next diff, so an
+    /// observer that missed rounds still compares exactly.
+    private var baseline: Snapshot?
 
     init(differ: ResultsDiffer) {
         self.differ = differ
@@ -17,21 +20,25 @@ final class ResultsTracker {
         case update(KeyChunks, ResultsDiff?)
     }
 
-    /// Moves the keys to `round`'s version; a throw leaves them (and the version) where they were,
-    /// so the next round compares from there.
+    /// Moves the keys to `round`'s version; a throw leaves them (and the version) where they were.
     func advance(_ round: NotificationRound) throws -> Step {
-        guard let keys else {
+        guard let keys, let version else {
             let keys = try differ.keys(in: round.new)
-            self.keys = keys
-            version = round.newVersion
+            moved(to: round, keys: keys)
             return .initial(keys)
         }
-        // An observer that missed rounds (its view was busy, or a round failed) reads the log from its own version.
-        let (changes, old) = round.changes(forObserverAt: version ?? round.oldVersion ?? 0)
-        let diff = try differ.diff(from: keys, changes: changes, old: old, new: round.new)
-        if let diff { self.keys = diff.newKeys }
+        // An observer that missed rounds (its view was busy) reads the log from its own version.
+        let changes = try round.changes(since: version)
+        let diff = try differ.diff(from: keys, changes: changes, old: baseline, new: round.new)
+        let newKeys = diff?.newKeys ?? keys
+        moved(to: round, keys: newKeys)
+        return .update(newKeys, diff)
+    }
+
+    private func moved(to round: NotificationRound, keys: KeyChunks) {
+        self.keys = keys
         version = round.newVersion
-        return .update(self.keys!, diff)
+        baseline = round.mayKeepSnapshot ? round.new : nil
     }
 }
 
@@ -51,7 +58,7 @@ final class ResultsObserver<Element: Object>: ChangeObserver {
         self.id = id
         self.tracker = ResultsTracker(differ: differ)
         self.deliveryTarget = delivery
-        self.target = DeliveryTarget(subject: results, block: block)
+        self.target = DeliveryTarget(subject: results, block: block, queue: delivery.queue)
     }
 
     var version: Int? { tracker.version }
@@ -80,17 +87,43 @@ final class ResultsObserver<Element: Object>: ChangeObserver {
             }
         }
     }
+
+    func fail(_ error: any Error) -> ObserverOutput {
+        let target = self.target
+        let isActive = self.isActive
+        return .view(deliveryTarget) {
+            guard isActive.isActive else { return }
+            isActive.clear()
+            target.block(.error(error))
+        }
+    }
 }
 
-/// What an observer delivers to, used only on the view's queue: the observed value and the block.
+/// What an observer delivers to: the observed value and the block, used only on the view's queue.
 final class DeliveryTarget<Subject, Change>: @unchecked Sendable {
-    // @unchecked: created on the view's thread, then used only in work run on the view's queue.
-    let subject: Subject
-    let block: (Change) -> Void
+    // @unchecked: made where the view belongs and handed to the notifier, which only passes it
+    // to work that runs on `queue`; `subject` and `block` are read there alone, which
+    // `dispatchPrecondition` checks (as NIO's `NIOLoopBound` does for its event loop).
+    private let boundSubject: Subject
+    private let boundBlock: (Change) -> Void
+    private let queue: DispatchQueue
 
-    init(subject: Subject, block: @escaping (Change) -> Void) {
-        self.subject = subject
-        self.block = block
+    init(subject: Subject, block: @escaping (Change) -> Void, queue: DispatchQueue) {
+        self.boundSubject = subject
+        self.boundBlock = block
+        self.queue = queue
+    }
+
+    /// The observed value; only on `queue`.
+    var subject: Subject {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return boundSubject
+    }
+
+    /// The observer's block; only on `queue`.
+    var block: (Change) -> Void {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return boundBlock
     }
 }
 
@@ -131,6 +164,14 @@ final class ResultsStreamObserver<Element: Object>: ChangeObserver {
                         FrozenResults(view: view, keys: keys), deletions: diff.deletions, insertions: diff.insertions,
                         modifications: diff.modifications))
             }
+        }
+    }
+
+    func fail(_ error: any Error) -> ObserverOutput {
+        let continuation = self.continuation
+        return .now {
+            continuation.yield(.error(error))
+            continuation.finish()
         }
     }
 }

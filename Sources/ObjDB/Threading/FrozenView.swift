@@ -12,32 +12,38 @@
 /// as long as it lives: see ``Database/pinnedVersions()``.
 public final class FrozenView: @unchecked Sendable {
     // @unchecked: the snapshot is frozen (checked in init): its transaction is shared, read-only
-    // and warmed, its generation never changes, and nothing in it is written after init.
+    // and warmed, its generation never changes, and nothing in it is written after init; the
+    // objects made from it are handed out only inside `Frozen` wrappers.
     let snapshot: Snapshot
+    /// The committed version the snapshot holds.
+    public let version: Int
 
     init(snapshot: Snapshot) {
-        precondition(snapshot.isFrozen, "A FrozenView reads a frozen snapshot.")
+        guard snapshot.isFrozen, let transaction = snapshot.transaction else {
+            preconditionFailure("A FrozenView reads a frozen snapshot.")
+        }
         self.snapshot = snapshot
+        self.version = transaction.id
     }
 
     /// The database the snapshot was taken of.
     public var database: Database { ReadView(snapshot: snapshot).database }
 
-    /// The committed version the snapshot holds.
-    public var version: Int { (try? snapshot.readTransaction().id) ?? 0 }
-
     /// Every object of `type` at this version, in primary-key order.
-    public func objects<T: Object>(_ type: T.Type) -> FrozenResults<T> {
-        FrozenResults(view: self, spec: QuerySpec())
+    ///
+    /// - Throws: an ``ObjDBError`` when the store cannot be read (a damaged tree, say).
+    /// - Precondition: `type` is one of the database's model classes.
+    public func objects<T: Object>(_ type: T.Type) throws -> FrozenResults<T> {
+        try FrozenResults(view: self, spec: QuerySpec())
     }
 
     /// The object of `type` whose primary key is `key`, or `nil`.
-    public func object<T: Object>(ofType type: T.Type, forPrimaryKey key: some PrimaryKeyValue) -> Frozen<T>? {
-        do {
-            return try snapshot.object(type, key: key._objectKey).map(Frozen.init)
-        } catch {
-            return nil
-        }
+    ///
+    /// - Throws: an ``ObjDBError`` when its record cannot be read.
+    /// - Precondition: `type` is one of the database's model classes.
+    public func object<T: Object>(ofType type: T.Type, forPrimaryKey key: some PrimaryKeyValue) throws -> Frozen<T>? {
+        _ = FrozenResults<T>.binding(in: snapshot)
+        return try snapshot.object(type, key: key._objectKey).map { Frozen($0) }
     }
 }
 
@@ -49,22 +55,15 @@ public struct FrozenResults<Element: Object>: RandomAccessCollection, Sendable {
     public let view: FrozenView
     let keys: KeyChunks
 
-    init(view: FrozenView, spec: QuerySpec) {
+    init(view: FrozenView, spec: QuerySpec) throws {
         self.view = view
         let snapshot = view.snapshot
-        do {
-            if let binding = snapshot.catalog.knownBinding(for: Element.self) {
-                let source = try snapshot.source()
-                keys = KeyChunks(
-                    spec.isEverything
-                        ? try source.allKeys(in: binding)
-                        : try QueryExecution(source: source, binding: binding, spec: spec).keys())
-            } else {
-                keys = KeyChunks()
-            }
-        } catch {
-            keys = KeyChunks()
-        }
+        let binding = Self.binding(in: snapshot)
+        let source = try snapshot.source()
+        keys = KeyChunks(
+            spec.isEverything
+                ? try source.allKeys(in: binding)
+                : try QueryExecution(source: source, binding: binding, spec: spec).keys())
     }
 
     init(view: FrozenView, keys: KeyChunks) {
@@ -80,12 +79,19 @@ public struct FrozenResults<Element: Object>: RandomAccessCollection, Sendable {
     /// The object at `position`.
     public subscript(position: Int) -> Frozen<Element> {
         let snapshot = view.snapshot
-        guard let binding = snapshot.catalog.knownBinding(for: Element.self),
-            let key = binding.objectKey(fromTableKey: keys[position])
-        else {
-            preconditionFailure("\(Element.self) is not one of the database's model classes.")
+        let binding = Self.binding(in: snapshot)
+        guard let key = binding.objectKey(fromTableKey: keys[position]) else {
+            preconditionFailure("A \(binding.schema.name) key in \(snapshot.catalog.path) is damaged.")
         }
         let object = snapshot.makeObject(Element.self, binding: binding, keyBytes: keys[position], key: key)
         return Frozen(object)
+    }
+
+    /// The binding of `Element`; that it is a model class of the database is a precondition.
+    static func binding(in snapshot: Snapshot) -> TypeBinding {
+        guard let binding = snapshot.catalog.knownBinding(for: Element.self) else {
+            preconditionFailure("\(Element.self) is not one of the database's model classes.")
+        }
+        return binding
     }
 }

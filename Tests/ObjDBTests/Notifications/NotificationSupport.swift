@@ -46,6 +46,8 @@ struct Delivery: Sendable, Equatable {
     var deletions: [Int] = []
     var insertions: [Int] = []
     var modifications: [Int] = []
+    /// The error of an `.error` delivery: its code, and LMDB's result code if it has one.
+    var error: String?
 }
 
 extension Delivery {
@@ -57,6 +59,9 @@ extension Delivery {
             self.init(
                 isInitial: false, ids: results.map(\.id), deletions: deletions, insertions: insertions,
                 modifications: modifications)
+        case .error(let error):
+            let code = (error as? ObjDBError).map { "\($0.code)\($0.resultCode.map { " \($0)" } ?? "")" }
+            self.init(isInitial: false, ids: [], error: code ?? "\(error)")
         }
     }
 }

@@ -16,7 +16,7 @@ struct ThreadingTests {
         try syncWrite(database) { $0.object(ofType: Counter.self, forPrimaryKey: 1)!.value = 20 }
         let values = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<4 {
-                group.addTask { frozen.objects(Counter.self).reduce(0) { $0 + $1.value } }
+                group.addTask { try frozen.objects(Counter.self).reduce(0) { $0 + $1.value } }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -31,7 +31,7 @@ struct ThreadingTests {
         try database.write { $0.object(ofType: Counter.self, forPrimaryKey: 1)!.value = 2 }
         let frozen = try view.freeze()
         #expect(frozen.version == view.version)
-        #expect(frozen.object(ofType: Counter.self, forPrimaryKey: 1)?.value == 1)
+        #expect(try frozen.object(ofType: Counter.self, forPrimaryKey: 1)?.value == 1)
     }
 
     @Test func frozenObjectsAndResultsCrossTasks() async throws {
@@ -239,6 +239,7 @@ struct ObjectNotificationTests {
                             "\($0.name) \($0.oldValue.map { "\($0)" } ?? "?")→\($0.newValue.map { "\($0)" } ?? "?")"
                         })
                 case .deleted: inbox.append(["deleted"])
+                case .error(let error): inbox.append(["error \(error)"])
                 }
             }
         }

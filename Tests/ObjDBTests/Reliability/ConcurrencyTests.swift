@@ -127,9 +127,9 @@ struct ConcurrencyTests {
             let ledgerReference = try ThreadSafeReference(
                 to: view.object(ofType: TransferLedger.self, forPrimaryKey: 0)!)
             try await Task.detached {
-                let balances = frozen.objects(Account.self).map { $0.balance }
-                let ledger = frozen.object(ofType: TransferLedger.self, forPrimaryKey: 0)?.transfers ?? -1
-                if !Self.invariantHolds(
+                let balances = try frozen.objects(Account.self).map { $0.balance }
+                let ledger = try frozen.object(ofType: TransferLedger.self, forPrimaryKey: 0)?.transfers ?? -1
+                if try !Self.invariantHolds(
                     balances: balances, transfers: frozen.objects(Transfer.self).count, ledger: ledger)
                 {
                     tally.violations.add(1, ordering: .relaxed)
