@@ -54,6 +54,26 @@ final class DiscoveredType: Sendable {
         }
     }
 
+    /// Stores each property's value of an unmanaged object at its position in `values`:
+    /// `positions` gives the position of each ordinal.
+    func storeValues(
+        of object: ObjectBase, into values: inout [StoredValue], positions: [Int], _ context: _StoringContext
+    ) throws {
+        guard let layout else {
+            for (ordinal, property) in persistedProperties(of: object).enumerated() {
+                values[positions[ordinal]] = try property.storedValue(context)
+            }
+            return
+        }
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        try withExtendedLifetime(object) {
+            for ordinal in layout.indices {
+                let (offset, type) = layout[ordinal]
+                values[positions[ordinal]] = try type.storedValue(at: base + offset, context)
+            }
+        }
+    }
+
     private static let cache = Lock<[ObjectIdentifier: DiscoveredType]>([:])
 
     /// The schema of `type`, discovered on first use.
@@ -152,7 +172,7 @@ final class DiscoveredType: Sendable {
         guard found.count == count else { return nil }
         let base = UnsafeRawPointer(Unmanaged.passUnretained(prototype).toOpaque())
         let verified = withExtendedLifetime(prototype) {
-            found.allSatisfy { $0.type.ordinal(at: base + $0.offset) == $0.ordinal }
+            found.allSatisfy { $0.type.ordinal(at: base + $0.offset) == $0.ordinal && $0.type.isValueOffsetVerified }
         }
         guard verified else { return nil }
         return found.sorted { $0.ordinal < $1.ordinal }.map { ($0.offset, $0.type) }
