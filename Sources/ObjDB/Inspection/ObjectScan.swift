@@ -10,6 +10,8 @@ package struct ObjectScan {
     let view: ReadView
     let binding: TypeBinding
     let spec: QuerySpec
+    /// The query, compiled once (so a bad filter fails in `init`).
+    let query: PreparedQuery
 
     /// The objects of `type` in `view` matching `filter` (the string predicate syntax), in `sorts` order.
     ///
@@ -21,11 +23,11 @@ package struct ObjectScan {
         if let filter {
             var parser = try PredicateParser(filter, arguments: [])
             let expression = try parser.parse()
-            _ = try QueryCompiler(source: try view.snapshot.source(), root: binding).compile(expression)
             spec.filter = expression
         }
         spec.sorts = sorts
         self.spec = spec
+        query = try PreparedQuery(catalog: view.snapshot.catalog, binding: binding, spec: spec)
     }
 
     /// The type's stored schema.
@@ -77,7 +79,8 @@ package struct ObjectScan {
             }
         }
 
-        let matcher = try spec.filter.map { try QueryCompiler(source: source, root: binding).compile($0) }
+        let filter = query.filter
+        let queryReader = QueryReader(source: source, readsDamagedAsEmpty: false)
         if spec.sorts.isEmpty {
             let (plan, _) = try QueryPlanner(catalog: catalog, binding: binding).plan(filter: spec.filter, sorts: [])
             var lower: KeyBound?
@@ -93,11 +96,11 @@ package struct ObjectScan {
                 return
             }
             try transaction.cursor(table).forEach(from: lower, to: upper) { entry in
-                if let matcher {
+                if let filter {
                     guard let reader = RecordReader(header: entry.value) else {
                         return try deliver(entry.key, entry.value)
                     }
-                    guard matcher(QueryRow(reader: reader, key: entry.key)) else {
+                    guard try filter.matches(reader, key: entry.key, in: queryReader) else {
                         residency.note(entry.key.count + entry.value.count)
                         return true
                     }

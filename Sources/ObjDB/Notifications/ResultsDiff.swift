@@ -106,7 +106,8 @@ struct ResultsDiffer {
     private func incremental(from oldKeys: KeyChunks, changes: TypeChangeSet, old: Snapshot?, new: Snapshot)
         throws -> ResultsDiff
     {
-        let matcher = try spec.filter.map { try QueryCompiler(source: new.source(), root: binding).compile($0) }
+        let query = try PreparedQuery(catalog: new.catalog, binding: binding, spec: spec)
+        let queryReader = QueryReader(source: try new.source(), readsDamagedAsEmpty: false)
         let oldOrder = old.map { QueryOrder(binding: binding, spec: spec, snapshot: $0) }
         let newOrder = QueryOrder(binding: binding, spec: spec, snapshot: new)
         var removals: [Int] = []
@@ -129,9 +130,7 @@ struct ResultsDiffer {
             var isMember = false
             var newValues: [StoredValue] = []
             if change.existsAfter, let reader = try new.record(in: binding, key: key) {
-                isMember = key.withUnsafeBytes { bytes in
-                    matcher.map { $0(QueryRow(reader: reader, key: bytes)) } ?? true
-                }
+                isMember = try key.withUnsafeBytes { try query.matchesFilter(reader, key: $0, queryReader) }
                 if isMember && !spec.sorts.isEmpty { newValues = try newOrder.sortValues(of: key) }
             }
             if oldIndex != nil, isMember, spec.sorts.isEmpty || newOrder.sameOrder(oldValues, newValues) {

@@ -41,6 +41,15 @@ enum QueryPlan: CustomStringConvertible {
     }
 }
 
+/// The planner's answer: how candidates are found, whether they come in the sort's order, and the
+/// conjunct of the filter that finding them decides.
+struct PlanChoice {
+    var plan: QueryPlan
+    var sortedByPlan: Bool
+    /// The top-level conjunct every candidate matches, which the filter need not test again.
+    var exactConjunct: Int?
+}
+
 /// Chooses a ``QueryPlan`` for a filter and a sort.
 struct QueryPlanner {
     let catalog: StoreCatalog
@@ -48,33 +57,49 @@ struct QueryPlanner {
 
     /// The plan for `filter` and `sorts`, and whether the plan already yields the sort's order.
     func plan(filter: QueryExpression?, sorts: [SortKey]) throws -> (QueryPlan, sortedByPlan: Bool) {
-        var best: (plan: QueryPlan, rank: Int)?
-        for conjunct in filter?.conjuncts ?? [] {
+        let choice = try choose(filter: filter, sorts: sorts)
+        return (choice.plan, choice.sortedByPlan)
+    }
+
+    /// The plan for `filter` and `sorts`: the access path, whether it yields the sort's order, and
+    /// which top-level conjunct (if any) it decides exactly, so the filter need not test it again.
+    func choose(filter: QueryExpression?, sorts: [SortKey]) throws -> PlanChoice {
+        var best: (access: Access, conjunct: Int)?
+        for (position, conjunct) in (filter?.conjuncts ?? []).enumerated() {
             guard case .comparison(let comparison) = conjunct, let candidate = try access(for: comparison) else {
                 continue
             }
-            if best == nil || candidate.rank < best!.rank { best = candidate }
+            if best == nil || candidate.rank < best!.access.rank { best = (candidate, position) }
         }
-        if case .constant(false)? = filter { return (.primaryKeyLookup([]), true) }
+        if case .constant(false)? = filter { return PlanChoice(plan: .primaryKeyLookup([]), sortedByPlan: true) }
         let primaryKeySort =
             sorts.count == 1 && sorts[0].keyPath == binding.primaryKey?.schema.name
             && sorts[0].options.isEmpty && sorts[0].ascending
         if let best {
-            return (best.plan, primaryKeySort && best.plan.yieldsKeyOrder)
+            return PlanChoice(
+                plan: best.access.plan, sortedByPlan: primaryKeySort && best.access.plan.yieldsKeyOrder,
+                exactConjunct: best.access.isExact ? best.conjunct : nil)
         }
-        if sorts.isEmpty { return (.fullScan, true) }
-        if primaryKeySort { return (.fullScan, true) }
+        if sorts.isEmpty || primaryKeySort { return PlanChoice(plan: .fullScan, sortedByPlan: true) }
         if sorts.count == 1, sorts[0].options.isEmpty, let property = binding[sorts[0].keyPath],
             property.index != nil, property.schema.index == .regular,
             property.schema.type != .string, property.schema.type != .data
         {
-            return (.indexOrder(property, descending: !sorts[0].ascending), true)
+            return PlanChoice(plan: .indexOrder(property, descending: !sorts[0].ascending), sortedByPlan: true)
         }
-        return (.fullScan, false)
+        return PlanChoice(plan: .fullScan, sortedByPlan: false)
+    }
+
+    /// A candidate access path: its plan, its rank (lower is cheaper), and whether every candidate
+    /// it yields matches its comparison (so the comparison need not be tested again).
+    private struct Access {
+        var plan: QueryPlan
+        var rank: Int
+        var isExact = false
     }
 
     /// An access path for one comparison, with a rank (lower is cheaper), or `nil`.
-    private func access(for comparison: QueryComparison) throws -> (plan: QueryPlan, rank: Int)? {
+    private func access(for comparison: QueryComparison) throws -> Access? {
         guard comparison.path.count == 1, comparison.aggregate == nil, comparison.options.isEmpty,
             let property = binding[comparison.path[0]], property.schema.collection == .single
         else { return nil }
@@ -106,7 +131,9 @@ struct QueryPlanner {
         case .equal:
             guard !comparison.value.isNull || !isPrimaryKey, let key = try key(comparison.value) else { return nil }
             if comparison.value.isNull && property.schema.index == .unique { return nil }
-            return (lookup(property, key.isEmpty ? [] : [key], isPrimaryKey), 0 + bonus)
+            return Access(
+                plan: lookup(property, key.isEmpty ? [] : [key], isPrimaryKey), rank: 0 + bonus,
+                isExact: isExactKey(comparison.value, property))
         case .in:
             guard case .list(let values) = comparison.value else { return nil }
             var keys: [[UInt8]] = []
@@ -114,9 +141,9 @@ struct QueryPlanner {
                 guard !value.isNull, let key = try key(value) else { return nil }
                 if !key.isEmpty { keys.append(key) }
             }
-            return (
-                lookup(property, Array(Set(keys)).sorted { $0.lexicographicallyPrecedes($1) }, isPrimaryKey), 2 + bonus
-            )
+            return Access(
+                plan: lookup(property, Array(Set(keys)).sorted { $0.lexicographicallyPrecedes($1) }, isPrimaryKey),
+                rank: 2 + bonus, isExact: values.allSatisfy { isExactKey($0, property) })
         case .less, .lessOrEqual, .greater, .greaterOrEqual, .between:
             guard !comparison.value.isNull else { return nil }
             var lower: KeyBound?
@@ -136,17 +163,31 @@ struct QueryPlanner {
                 lower = KeyBound(low, inclusive: true)
                 upper = KeyBound(high, inclusive: true)
             }
-            return (range(property, lower, upper, isPrimaryKey), 4 + bonus)
+            return Access(plan: range(property, lower, upper, isPrimaryKey), rank: 4 + bonus)
         case .beginsWith:
             guard property.schema.type == .string, case .string(let prefix) = comparison.value else { return nil }
             // Index keys are cut at LMDB's limit: a longer prefix narrows by its first bytes only.
             let low = Array(([KeyEncoding.valueTag] + Array(prefix.utf8)).prefix(maximum))
-            if isPrimaryKey, low.count > catalog.maxTableKeySize { return (lookup(property, [], true), 0) }
-            return (
-                range(property, KeyBound(low, inclusive: true), upperBound(forPrefix: low), isPrimaryKey), 4 + bonus
-            )
+            if isPrimaryKey, low.count > catalog.maxTableKeySize {
+                return Access(plan: lookup(property, [], true), rank: 0, isExact: true)
+            }
+            return Access(
+                plan: range(property, KeyBound(low, inclusive: true), upperBound(forPrefix: low), isPrimaryKey),
+                rank: 4 + bonus)
         default:
             return nil
+        }
+    }
+
+    /// Whether looking `value` up finds exactly the objects whose property equals it: keys of
+    /// integers, booleans and UUIDs are never cut short or shared by other values, nor are primary keys.
+    private func isExactKey(_ value: StoredValue, _ property: BoundProperty) -> Bool {
+        guard !value.isNull else { return false }
+        switch (property.schema.type, value) {
+        case (_, .int) where property.schema.type.isInteger: return true
+        case (.bool, .bool), (.uuid, .uuid): return true
+        case (.string, .string): return property.schema.isPrimaryKey
+        default: return false
         }
     }
 

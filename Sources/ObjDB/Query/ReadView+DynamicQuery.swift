@@ -17,9 +17,7 @@ extension ReadView {
         var spec = QuerySpec()
         if let filter {
             var parser = try PredicateParser(filter, arguments: arguments)
-            let expression = try parser.parse()
-            _ = try QueryCompiler(source: snapshot.source(), root: binding).compile(expression)
-            spec.filter = expression
+            spec.filter = try parser.parse()
         }
         spec.sorts = sorts
         spec.limit = limit

@@ -54,9 +54,9 @@ extension Results {
     /// At most `count` objects: the first ones in the results' order. Without a sort,
     /// or with one the scan yields, the scan stops once it has them.
     public func limit(_ count: Int) -> Results {
-        var spec = self.spec
-        spec.limit = Swift.max(0, Swift.min(count, spec.limit ?? count))
-        return Results(snapshot: snapshot, binding: binding, spec: spec)
+        Results(
+            snapshot: snapshot, binding: binding,
+            query: query.limited(to: Swift.max(0, Swift.min(count, spec.limit ?? count))))
     }
 
     /// How the query runs: the access path (a full scan, a primary-key or index lookup or
@@ -66,7 +66,7 @@ extension Results {
     /// try tweets.filter("id IN {1, 2, 3}").explain()   // "Tweet: primary key lookup (3 keys), …"
     /// ```
     public func explain() throws -> String {
-        try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).explain()
+        query.explanation
     }
 
     /// The smallest value of `property` among the objects, or `nil` when there are none.
@@ -92,23 +92,17 @@ extension Results {
 
     // MARK: Helpers
 
+    /// These results also filtered by `expression`, compiled and planned now: a bad query fails here.
     func filtered(by expression: QueryExpression) throws -> Results {
-        // Compile and plan once now, so a bad query fails here rather than on first read.
-        _ = try QueryCompiler(source: snapshot.source(), root: binding).compile(expression)
-        let spec = self.spec.filtered(by: expression)
-        _ = try QueryPlanner(catalog: snapshot.catalog, binding: binding).plan(filter: spec.filter, sorts: spec.sorts)
-        return Results(snapshot: snapshot, binding: binding, spec: spec)
+        try Results(snapshot: snapshot, binding: binding, preparing: spec.filtered(by: expression))
     }
 
     private func values(of property: String) throws -> [StoredValue] {
         let path = property.split(separator: ".").map(String.init)
-        let source = try snapshot.source()
-        let paths = QueryPaths(source: source)
-        try paths.validateSortPath(path, from: binding)
-        let keys =
-            spec.isEverything
-            ? try source.allKeys(in: binding)
-            : try QueryExecution(source: source, binding: binding, spec: spec).keys()
+        try QueryPaths.validateSortPath(path, from: binding, catalog: snapshot.catalog, what: "aggregate")
+        let reader = QueryReader(source: try snapshot.source(), readsDamagedAsEmpty: false)
+        let paths = QueryPaths(reader: reader)
+        let keys = spec.isEverything ? try reader.source.allKeys(in: binding) : try query.matches(reader).keys
         return try keys.map { try paths.value(at: path, of: $0, in: binding) }.filter { !$0.isNull }
     }
 

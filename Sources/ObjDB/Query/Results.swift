@@ -8,8 +8,13 @@
 /// for tweet in popular.prefix(20) { print(tweet.text) }
 /// ```
 ///
-/// A `Results` reads the snapshot of the view it came from; the query runs once per
-/// snapshot, when an element or the count is first read.
+/// A `Results` reads the snapshot of the view it came from. Its query is compiled and planned
+/// once, when the `Results` is made; it runs once per snapshot for the elements and once for the
+/// count (counting keeps no keys), and not again until the snapshot moves.
+///
+/// A damaged record reads as typed getters read it: as if every property held its zero value
+/// (`objdb-inspect check` reports it). The throwing API (`dynamicObjects`, the aggregates)
+/// throws ``ObjDBError/corruptRecord(path:type:reason:)`` instead.
 ///
 /// ## Topics
 ///
@@ -40,6 +45,9 @@
 /// - ``freeze()``
 ///
 /// ### Reading the objects
+/// - ``count``
+/// - ``isEmpty``
+/// - ``first``
 /// - ``startIndex``
 /// - ``endIndex``
 /// - ``subscript(_:)``
@@ -48,15 +56,51 @@
 public struct Results<Element: Object>: RandomAccessCollection {
     let snapshot: Snapshot
     let binding: TypeBinding
-    let spec: QuerySpec
+    /// The query, compiled and planned once.
+    let query: PreparedQuery
     let keyList: KeyList
     private var keys: KeyList { keyList }
+    var spec: QuerySpec { query.spec }
 
-    init(snapshot: Snapshot, binding: TypeBinding, spec: QuerySpec = QuerySpec()) {
+    /// Results of a query prepared already.
+    init(snapshot: Snapshot, binding: TypeBinding, query: PreparedQuery) {
         self.snapshot = snapshot
         self.binding = binding
-        self.spec = spec
-        self.keyList = KeyList(snapshot: snapshot, binding: binding, spec: spec)
+        self.query = query
+        self.keyList = KeyList(snapshot: snapshot, binding: binding, query: query)
+    }
+
+    /// Results of `spec`, prepared now.
+    ///
+    /// - Throws: ``ObjDBError/invalidQuery(type:reason:)`` for a query the schema cannot run.
+    init(snapshot: Snapshot, binding: TypeBinding, preparing spec: QuerySpec) throws {
+        self.init(
+            snapshot: snapshot, binding: binding,
+            query: try PreparedQuery(catalog: snapshot.catalog, binding: binding, spec: spec))
+    }
+
+    /// Results of a spec that ran before with this schema (every object, or one carried between threads).
+    ///
+    /// - Precondition: the spec's query is one the schema can run.
+    init(snapshot: Snapshot, binding: TypeBinding, spec: QuerySpec = QuerySpec()) {
+        do {
+            try self.init(snapshot: snapshot, binding: binding, preparing: spec)
+        } catch {
+            preconditionFailure("The query on \(binding.schema.name) cannot run: \(error)")
+        }
+    }
+
+    /// The number of objects: from the table's statistics for every object of a type, otherwise
+    /// counted by the query without keeping their keys; read once per snapshot.
+    public var count: Int { keys.count }
+
+    /// Whether there are no objects; the query stops at the first match.
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// The first object, or `nil`; without a sort (or with one an index holds) the query stops at it.
+    public var first: Element? {
+        guard let (key, record) = keys.first() else { return nil }
+        return object(key, record: record)
     }
 
     /// The position of the first object.
@@ -66,7 +110,10 @@ public struct Results<Element: Object>: RandomAccessCollection {
 
     /// The object at `position`.
     public subscript(position: Int) -> Element {
-        let key = keys.key(at: position)
+        object(keys.key(at: position), record: keys.record(at: position))
+    }
+
+    private func object(_ key: [UInt8], record: RecordReader?) -> Element {
         guard
             let objectKey = key.withUnsafeBytes({
                 ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
@@ -75,7 +122,7 @@ public struct Results<Element: Object>: RandomAccessCollection {
             preconditionFailure("A \(binding.schema.name) key in \(snapshot.catalog.path) is damaged.")
         }
         let object = snapshot.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
-        if let record = keys.record(at: position) { object.accessor?.prime(with: record) }
+        if let record { object.accessor?.prime(with: record) }
         return object
     }
 
@@ -129,7 +176,15 @@ public struct Results<Element: Object>: RandomAccessCollection {
                     return object
                 }
                 // The loop wrote: skip objects it deleted.
-                guard let reader = try? snapshot.record(in: binding, key: key) else { continue }
+                let found: RecordReader?
+                do {
+                    found = try snapshot.record(in: binding, key: key)
+                } catch ObjDBError.corruptRecord {
+                    found = RecordReader.empty
+                } catch {
+                    preconditionFailure("Reading \(binding.schema.name) failed: \(error)")
+                }
+                guard let reader = found else { continue }
                 let object = snapshot.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
                 object.accessor?.prime(with: reader)
                 return object
@@ -139,37 +194,53 @@ public struct Results<Element: Object>: RandomAccessCollection {
     }
 }
 
-/// The table keys of a ``Results``, read once per snapshot on first use.
+/// The table keys of a ``Results``, read once per snapshot on first use, and its count and first
+/// object, each also read once per snapshot when asked for before the keys.
 final class KeyList {
     private let snapshot: Snapshot
     private let binding: TypeBinding
-    private let spec: QuerySpec
+    private let query: PreparedQuery
     private var keys = KeyChunks()
     /// The matching records from the same scan, when kept: an object made from one needs no lookup.
     private var records: [RecordReader]?
+    /// The snapshot generation `keys` belong to.
     private var generation: UInt64 = .max
+    private var knownCount: (generation: UInt64, count: Int)?
+    private var knownFirst: (generation: UInt64, key: [UInt8]?, record: RecordReader?)?
 
-    init(snapshot: Snapshot, binding: TypeBinding, spec: QuerySpec) {
+    init(snapshot: Snapshot, binding: TypeBinding, query: PreparedQuery) {
         self.snapshot = snapshot
         self.binding = binding
-        self.spec = spec
+        self.query = query
     }
 
     var count: Int {
-        if generation == snapshot.generation { return keys.count }
-        guard spec.isEverything else {
-            do {
-                return try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).count()
-            } catch {
-                preconditionFailure("Counting \(binding.schema.name) failed: \(error)")
-            }
+        let now = snapshot.generation
+        if generation == now { return keys.count }
+        if let known = knownCount, known.generation == now { return known.count }
+        let count = run("Counting") { reader in
+            query.spec.isEverything ? try reader.source.count(of: binding) : try query.count(reader)
         }
-        guard let table = binding.table else { return 0 }
-        do {
-            return try snapshot.readTransaction().statistics(of: table).entries
-        } catch {
-            preconditionFailure("Counting \(binding.schema.name) failed: \(error)")
-        }
+        knownCount = (now, count)
+        return count
+    }
+
+    var isEmpty: Bool {
+        let now = snapshot.generation
+        if generation == now { return keys.isEmpty }
+        if let known = knownCount, known.generation == now { return known.count == 0 }
+        return first() == nil
+    }
+
+    /// The first object's key and, when the scan read it, its record.
+    func first() -> (key: [UInt8], record: RecordReader?)? {
+        let now = snapshot.generation
+        if generation == now { return keys.isEmpty ? nil : (keys[0], record(at: 0)) }
+        if let known = knownFirst, known.generation == now { return known.key.map { ($0, known.record) } }
+        if let known = knownCount, known.generation == now, known.count == 0 { return nil }
+        let found = run("Reading") { reader in try query.first(reader) }
+        knownFirst = (now, found?.key, found?.record)
+        return found
     }
 
     func key(at position: Int) -> [UInt8] {
@@ -191,24 +262,24 @@ final class KeyList {
 
     /// The keys as of the context's current snapshot.
     func current() -> KeyChunks {
-        if generation != snapshot.generation {
-            do {
-                if spec.isEverything {
-                    keys = KeyChunks(try snapshot.source().allKeys(in: binding))
-                    records = nil
-                } else {
-                    let (matched, matchedRecords) = try QueryExecution(
-                        source: snapshot.source(), binding: binding, spec: spec
-                    )
-                    .matches()
-                    keys = KeyChunks(matched)
-                    records = matchedRecords
-                }
-            } catch {
-                preconditionFailure("Reading \(binding.schema.name) failed: \(error)")
+        let now = snapshot.generation
+        if generation != now {
+            let (matched, matchedRecords) = run("Reading") { reader in
+                query.spec.isEverything ? (try reader.source.allKeys(in: binding), nil) : try query.matches(reader)
             }
-            generation = snapshot.generation
+            keys = KeyChunks(matched)
+            records = matchedRecords
+            generation = now
         }
         return keys
+    }
+
+    /// Runs `body` on the snapshot's current transaction; damaged records read as empty ones.
+    private func run<Answer>(_ what: String, _ body: (QueryReader) throws -> Answer) -> Answer {
+        do {
+            return try body(QueryReader(source: try snapshot.source(), readsDamagedAsEmpty: true))
+        } catch {
+            preconditionFailure("\(what) \(binding.schema.name) failed: \(error)")
+        }
     }
 }

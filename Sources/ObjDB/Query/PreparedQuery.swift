@@ -1,0 +1,308 @@
+import Foundation
+
+/// A query ready to run in any snapshot of its store: the filter compiled, the access path
+/// chosen, the sort and `distinct` paths checked, once.
+///
+/// A ``Results`` prepares its query when it is made, so a bad query fails there, and every
+/// count and read runs the same program. Nothing here holds a transaction: each run reads
+/// through the ``QueryReader`` it is given.
+final class PreparedQuery: @unchecked Sendable {
+    // @unchecked Sendable: immutable after `init`; TypeBinding, FilterProgram and the plan's
+    // bound properties are immutable too.
+
+    let binding: TypeBinding
+    let spec: QuerySpec
+    let plan: QueryPlan
+    /// Whether the plan yields the sort's order (or, unsorted, table-key order).
+    let sortedByPlan: Bool
+    /// The whole filter, compiled.
+    let filter: FilterProgram?
+    /// The filter each candidate is tested with: the whole filter, less the conjunct the plan decides.
+    let residual: FilterProgram?
+    private let sortPaths: [[String]]
+    private let distinctPaths: [[String]]
+
+    /// Prepares `spec` for objects of `binding`'s type.
+    ///
+    /// - Throws: ``ObjDBError/invalidQuery(type:reason:)`` for a filter, a sort or a `distinct`
+    ///   that names a property the type lacks or compares what cannot be compared.
+    init(catalog: StoreCatalog, binding: TypeBinding, spec: QuerySpec) throws {
+        self.binding = binding
+        self.spec = spec
+        sortPaths = spec.sorts.map {
+            $0.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        }
+        distinctPaths = spec.distinctPaths.map {
+            $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        }
+        for path in sortPaths { try QueryPaths.validateSortPath(path, from: binding, catalog: catalog, what: "sort") }
+        for path in distinctPaths {
+            try QueryPaths.validateSortPath(path, from: binding, catalog: catalog, what: "distinct")
+        }
+        let compiler = FilterCompiler(catalog: catalog, root: binding)
+        let filter = try spec.filter.map { try compiler.compile($0) }
+        let choice = try QueryPlanner(catalog: catalog, binding: binding).choose(filter: spec.filter, sorts: spec.sorts)
+        self.filter = filter
+        plan = choice.plan
+        sortedByPlan = choice.sortedByPlan
+        if let expression = spec.filter, let decided = choice.exactConjunct {
+            var conjuncts = expression.conjuncts
+            conjuncts.remove(at: decided)
+            switch conjuncts.count {
+            case 0: residual = nil
+            case 1: residual = try compiler.compile(conjuncts[0])
+            default: residual = try compiler.compile(.and(conjuncts))
+            }
+        } else {
+            residual = filter
+        }
+    }
+
+    /// The same query cut to `limit` objects: the filter and the plan are shared, not compiled again.
+    func limited(to limit: Int) -> PreparedQuery {
+        var spec = self.spec
+        spec.limit = limit
+        return PreparedQuery(
+            binding: binding, spec: spec, plan: plan, sortedByPlan: sortedByPlan, filter: filter, residual: residual,
+            sortPaths: sortPaths, distinctPaths: distinctPaths)
+    }
+
+    private init(
+        binding: TypeBinding, spec: QuerySpec, plan: QueryPlan, sortedByPlan: Bool, filter: FilterProgram?,
+        residual: FilterProgram?, sortPaths: [[String]], distinctPaths: [[String]]
+    ) {
+        self.binding = binding
+        self.spec = spec
+        self.plan = plan
+        self.sortedByPlan = sortedByPlan
+        self.filter = filter
+        self.residual = residual
+        self.sortPaths = sortPaths
+        self.distinctPaths = distinctPaths
+    }
+
+    /// The plan as `explain()` shows it.
+    var explanation: String {
+        var text = "\(binding.schema.name): \(plan)"
+        if let filter = spec.filter { text += ", filter \(filter.text)" }
+        if !spec.sorts.isEmpty { text += sortedByPlan ? ", sorted by the scan" : ", sorted in memory" }
+        if !spec.distinctPaths.isEmpty { text += ", distinct by \(spec.distinctPaths.joined(separator: ", "))" }
+        if let limit = spec.limit { text += ", limit \(limit)" }
+        return text
+    }
+
+    /// Whether the scan's order is the results' order, so a limit can stop it early.
+    private var orderedByScan: Bool { spec.sorts.isEmpty ? plan.yieldsKeyOrder : sortedByPlan }
+
+    // MARK: Running
+
+    /// The number of matching objects; without a sort or `distinct`, counted without keeping a key.
+    func count(_ reader: QueryReader) throws -> Int {
+        guard spec.distinctPaths.isEmpty, spec.sorts.isEmpty || spec.limit == nil else {
+            return try matches(reader).keys.count
+        }
+        if let limit = spec.limit, !orderedByScan { return Swift.min(limit, try matches(reader).keys.count) }
+        var counter = MatchCounter(limit: spec.limit)
+        try scan(reader, &counter)
+        return counter.count
+    }
+
+    /// The first matching object's key and record, reading no further than it when the scan's
+    /// order is the results' order.
+    func first(_ reader: QueryReader) throws -> (key: [UInt8], record: RecordReader?)? {
+        guard orderedByScan, spec.limit != 0 else {
+            let found = try matches(reader)
+            return found.keys.first.map { ($0, found.records?.first) }
+        }
+        var collector = MatchCollector(limit: 1)
+        try scan(reader, &collector)
+        return collector.keys.first.map { ($0, collector.records.first) }
+    }
+
+    /// The matching objects' table keys in the results' order and, when the scan's order is the
+    /// results' order, their records (pointers into the map, valid while the reader's transaction is).
+    func matches(_ reader: QueryReader) throws -> (keys: [[UInt8]], records: [RecordReader]?) {
+        let stopsEarly = orderedByScan && spec.distinctPaths.isEmpty
+        var collector = MatchCollector(limit: stopsEarly ? spec.limit : nil)
+        try scan(reader, &collector)
+        var keys = collector.keys
+        var records: [RecordReader]? = collector.records
+        if !spec.sorts.isEmpty && !sortedByPlan {
+            records = nil
+            keys = try sort(keys, reader)
+        } else if spec.sorts.isEmpty && !plan.yieldsKeyOrder {
+            // Unsorted results always come in table-key order, whichever path found them.
+            records = nil
+            keys.sort { $0.lexicographicallyPrecedes($1) }
+        }
+        if !spec.distinctPaths.isEmpty {
+            records = nil
+            keys = try distinct(keys, reader)
+        }
+        if let limit = spec.limit, keys.count > limit {
+            keys.removeLast(keys.count - limit)
+            if let kept = records, kept.count > limit { records = Array(kept.prefix(limit)) }
+        }
+        return (keys, records)
+    }
+
+    /// Whether the object `key`, whose record is `record`, matches the whole filter.
+    func matchesFilter(_ record: RecordReader, key: UnsafeRawBufferPointer, _ reader: QueryReader) throws -> Bool {
+        try filter?.matches(record, key: key, in: reader) ?? true
+    }
+
+    /// Tests every candidate the plan yields and hands each match to `visitor`, in the plan's
+    /// order, until the visitor has enough.
+    func scan<Visitor: MatchVisitor>(_ reader: QueryReader, _ visitor: inout Visitor) throws {
+        QueryInstrumentation.current?.count(.scan)
+        guard let table = binding.table, visitor.wantsMore else { return }
+        try withExtendedLifetime(residual) {
+            try scan(reader, runner: residual?.runner, table: table, &visitor)
+        }
+    }
+
+    /// The scan proper; `runner` (the residual filter's) stays valid while the caller keeps it alive.
+    private func scan<Visitor: MatchVisitor>(
+        _ reader: QueryReader, runner: FilterProgram.Runner?, table: DatabaseHandle, _ visitor: inout Visitor
+    ) throws {
+        let transaction = reader.source.transaction
+        let binding = self.binding
+
+        /// Tests one candidate; `false` once the visitor has enough.
+        @inline(__always)
+        func consider(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool {
+            let record = try reader.record(value, of: binding)
+            if let runner, try !runner.matches(record, key: key, in: reader) { return true }
+            return visitor.take(key: key, record: record)
+        }
+
+        // Only several lookups can meet an object twice: an index lists each object once.
+        var seen: Set<[UInt8]>?
+        switch plan {
+        case .indexLookup(_, let keys), .primaryKeyLookup(let keys): if keys.count > 1 { seen = [] }
+        default: break
+        }
+        func considerKey(_ key: UnsafeRawBufferPointer) throws -> Bool {
+            if seen != nil, !seen!.insert(Array(key)).inserted { return true }
+            guard let record = try transaction.get(key, in: table) else { return true }
+            return try consider(key, record)
+        }
+
+        switch plan {
+        case .fullScan:
+            let cursor = try transaction.cursor(table)
+            var entry = try cursor.first()
+            while let current = entry, try consider(current.key, current.value) {
+                entry = try cursor.next()
+            }
+        case .primaryKeyRange(let lower, let upper):
+            try transaction.cursor(table).forEach(from: lower, to: upper) { try consider($0.key, $0.value) }
+        case .primaryKeyLookup(let keys):
+            for key in keys where try !key.withUnsafeBytes({ try considerKey($0) }) { break }
+        case .indexLookup(let property, let indexKeys):
+            guard let index = property.index else { break }
+            let cursor = try transaction.cursor(index)
+            lookups: for indexKey in indexKeys {
+                var entry = try indexKey.withUnsafeBytes { try cursor.seek(exactly: $0) }
+                while let current = entry {
+                    guard try considerKey(current.value) else { break lookups }
+                    entry = try cursor.nextValueOfKey()
+                }
+            }
+        case .indexRange(let property, let lower, let upper):
+            guard let index = property.index else { break }
+            try transaction.cursor(index).forEach(from: lower, to: upper) { try considerKey($0.value) }
+        case .indexOrder(let property, let descending):
+            guard let index = property.index else { break }
+            let cursor = try transaction.cursor(index)
+            guard descending else {
+                var entry = try cursor.first()
+                while let current = entry, try considerKey(current.value) {
+                    entry = try cursor.next()
+                }
+                break
+            }
+            // Keys in descending order, but each key's objects in ascending key order, as a stable
+            // in-memory sort would leave ties.
+            // (MDB_SET_KEY, not MDB_FIRST_DUP, repositions: after MDB_LAST the cursor is at its end.)
+            var entry = try cursor.last()
+            walk: while let group = entry {
+                let key = Array(group.key)
+                var value = try key.withUnsafeBytes { try cursor.seek(exactly: $0) }
+                while let current = value {
+                    guard try considerKey(current.value) else { break walk }
+                    value = try cursor.nextValueOfKey()
+                }
+                _ = try key.withUnsafeBytes { try cursor.seek(exactly: $0) }
+                entry = try cursor.previousKey()
+            }
+        }
+    }
+
+    // MARK: Sorting and distinct
+
+    private func sort(_ keys: [[UInt8]], _ reader: QueryReader) throws -> [[UInt8]] {
+        let paths = QueryPaths(reader: reader)
+        let rows = try keys.map { key in (key, try sortPaths.map { try paths.value(at: $0, of: key, in: binding) }) }
+        let sorts = spec.sorts
+        return rows.enumerated().sorted { left, right in
+            for (index, sort) in sorts.enumerated() {
+                let order = QueryOrdering.compare(left.element.1[index], right.element.1[index], sort.options)
+                if order != 0 { return sort.ascending ? order < 0 : order > 0 }
+            }
+            // Ties in table-key order, whichever path found them: live results place changed
+            // objects by the same order (`QueryOrder`).
+            return left.element.0.lexicographicallyPrecedes(right.element.0)
+        }.map(\.element.0)
+    }
+
+    private func distinct(_ keys: [[UInt8]], _ reader: QueryReader) throws -> [[UInt8]] {
+        let paths = QueryPaths(reader: reader)
+        var seen = Set<[StoredValue]>()
+        return try keys.filter { key in
+            seen.insert(try distinctPaths.map { try paths.value(at: $0, of: key, in: binding) }).inserted
+        }
+    }
+}
+
+/// What a scan hands its matches to.
+protocol MatchVisitor {
+    /// Whether the visitor takes more matches.
+    var wantsMore: Bool { get }
+    /// Takes one match; returns `false` once it has enough.
+    mutating func take(key: UnsafeRawBufferPointer, record: RecordReader) -> Bool
+}
+
+/// Counts matches, up to a limit.
+struct MatchCounter: MatchVisitor {
+    let limit: Int?
+    private(set) var count = 0
+
+    init(limit: Int?) { self.limit = limit }
+
+    var wantsMore: Bool { limit.map { count < $0 } ?? true }
+
+    @inline(__always)
+    mutating func take(key: UnsafeRawBufferPointer, record: RecordReader) -> Bool {
+        count += 1
+        return wantsMore
+    }
+}
+
+/// Keeps matches' keys and records, up to a limit.
+struct MatchCollector: MatchVisitor {
+    let limit: Int?
+    private(set) var keys: [[UInt8]] = []
+    private(set) var records: [RecordReader] = []
+
+    init(limit: Int?) { self.limit = limit }
+
+    var wantsMore: Bool { limit.map { keys.count < $0 } ?? true }
+
+    @inline(__always)
+    mutating func take(key: UnsafeRawBufferPointer, record: RecordReader) -> Bool {
+        keys.append(Array(key))
+        records.append(record)
+        return wantsMore
+    }
+}
