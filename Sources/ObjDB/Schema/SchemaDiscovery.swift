@@ -11,15 +11,34 @@ final class DiscoveredType: Sendable {
     /// For each property ordinal, where its `Persisted` lives in an instance; `nil` when the
     /// layout could not be verified, and `Mirror` is used instead.
     let layout: [(offset: Int, type: any PersistedLayout.Type)]?
+    /// The classes its properties link to, embed or are linked from, in declaration order.
+    let referencedTypes: [ObjectBase.Type]
 
     private init(
         swiftType: ObjectBase.Type, schema: ObjectSchema, propertyIndexByOrdinal: [Int],
-        layout: [(offset: Int, type: any PersistedLayout.Type)]?
+        layout: [(offset: Int, type: any PersistedLayout.Type)]?, referencedTypes: [ObjectBase.Type]
     ) {
         self.swiftType = swiftType
         self.schema = schema
         self.propertyIndexByOrdinal = propertyIndexByOrdinal
         self.layout = layout
+        self.referencedTypes = referencedTypes
+    }
+
+    /// `types` and every class they reach through links, embedded objects and linking
+    /// objects, each discovered once: as in Realm, a model lists the classes it opens and
+    /// the ones they use come along.
+    static func reachable(from types: [ObjectBase.Type]) throws -> [DiscoveredType] {
+        var found: [DiscoveredType] = []
+        var seen = Set<ObjectIdentifier>()
+        var pending = types[...]
+        while let type = pending.popFirst() {
+            guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
+            let discovered = try of(type)
+            found.append(discovered)
+            pending.append(contentsOf: discovered.referencedTypes)
+        }
+        return found
     }
 
     /// The object key an unmanaged object's primary key gives, or `nil` for a class without one
@@ -124,12 +143,14 @@ final class DiscoveredType: Sendable {
         }
         var properties: [PropertySchema] = []
         var ordinals: [Int] = []
+        var referenced: [ObjectBase.Type] = []
         for level in levels.reversed() {
             for child in level.children {
                 guard let property = child.value as? any DiscoverableProperty, let label = child.label else { continue }
                 let propertyName = label.hasPrefix("_") ? String(label.dropFirst()) : label
                 properties.append(try describe(property, named: propertyName, in: name))
                 ordinals.append(property.ordinal)
+                if let objectType = property.schemaKind.objectType { referenced.append(objectType) }
             }
         }
         guard Set(ordinals) == Set(0..<ordinals.count) else {
@@ -145,7 +166,7 @@ final class DiscoveredType: Sendable {
         try validate(schema)
         return DiscoveredType(
             swiftType: type, schema: schema, propertyIndexByOrdinal: indexByOrdinal,
-            layout: verifiedLayout(of: prototype, levels: levels, count: ordinals.count))
+            layout: verifiedLayout(of: prototype, levels: levels, count: ordinals.count), referencedTypes: referenced)
     }
 
     /// Where each `Persisted` of `prototype` lives, computed from Swift's class layout (stored
