@@ -34,7 +34,17 @@ let package = Package(
             linkerSettings: [.linkedLibrary("lmdb"), .linkedLibrary("sqlite3")]
         ),
         .target(name: "ObjDB", dependencies: ["CLMDB"]),
-        .target(name: "ObjDBSync", dependencies: ["ObjDB"]),
+        // Debian's libssl-dev: libcrypto's HMAC-SHA1 signs ObjDBSync's OAuth 1.0a requests.
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "ObjDBSync", dependencies: ["ObjDB", "CCrypto"]),
+        // A minimal HTTP/1.1 server on 127.0.0.1 with fake Twitter and NYT APIs: ObjDBSync's tests
+        // and the sync demo fetch from it. Not a product.
+        .target(name: "LoopbackServer", dependencies: ["ObjDBSync"], path: "Tests/LoopbackServer"),
 
         // Debian's libedit-dev: the line editor of objdb-inspect's shell.
         .systemLibrary(
@@ -66,6 +76,12 @@ let package = Package(
             dependencies: ["ObjDB"],
             path: "Examples/objdb-demo"
         ),
+        // `make demo`: fetches timelines and a search from a loopback server into a fresh store.
+        .executableTarget(
+            name: "objdb-sync-demo",
+            dependencies: ["ObjDB", "ObjDBSync", "LoopbackServer"],
+            path: "Examples/objdb-sync-demo"
+        ),
 
         // A child process for tests that need a second process on the same store.
         .executableTarget(
@@ -82,7 +98,8 @@ let package = Package(
             dependencies: [
                 "ObjDB", "ObjDBSync", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect", "AllocationCounter",
             ]),
-        .testTarget(name: "ObjDBSyncTests", dependencies: ["ObjDB", "ObjDBSync", "TestSupport"]),
+        .testTarget(
+            name: "ObjDBSyncTests", dependencies: ["ObjDB", "ObjDBSync", "TestSupport", "LoopbackServer", "objdb-sync"]),
         .testTarget(
             name: "ToolsTests",
             dependencies: [

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an import failed: a stable ``code``, where in the payload (``path``), and a plain ``message``.
 ///
 /// ```swift
@@ -42,6 +44,19 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         public static let store = Code(rawValue: "store")
         /// An argument given to the importer (a timeline name, a query) is not usable.
         public static let invalidArgument = Code(rawValue: "invalidArgument")
+        /// No response came within the request's timeout.
+        public static let timedOut = Code(rawValue: "timedOut")
+        /// The task fetching was cancelled; the request is no longer in flight.
+        public static let cancelled = Code(rawValue: "cancelled")
+        /// No HTTP response: the host is unreachable, the connection broke.
+        public static let transport = Code(rawValue: "transport")
+        /// The server answered with an HTTP status of failure and a body of no known error shape;
+        /// ``SyncError/httpStatus`` holds it.
+        public static let httpStatus = Code(rawValue: "httpStatus")
+        /// A load of the same timeline is already in flight: the second one fetched nothing.
+        public static let loadInProgress = Code(rawValue: "loadInProgress")
+        /// Credentials are missing, incomplete, or in a file others may read.
+        public static let credentials = Code(rawValue: "credentials")
     }
 
     /// One message of an API error body, with the code the API gave it.
@@ -71,17 +86,23 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     public let apiMessages: [APIMessage]
     /// For ``Code/store``: the error ObjDB threw.
     public let underlyingError: (any Error)?
+    /// The HTTP status of the response the error came in, when it came over HTTP.
+    public let httpStatus: Int?
+    /// For ``Code/rateLimited``: when the API said the limit resets (`x-rate-limit-reset`), if it did.
+    public let rateLimitReset: Date?
 
     /// An error of kind `code` at `path`.
     public init(
         _ code: Code, at path: JSONPath? = nil, _ message: String, apiMessages: [APIMessage] = [],
-        underlyingError: (any Error)? = nil
+        underlyingError: (any Error)? = nil, httpStatus: Int? = nil, rateLimitReset: Date? = nil
     ) {
         self.code = code
         self.path = path
         self.message = message
         self.apiMessages = apiMessages
         self.underlyingError = underlyingError
+        self.httpStatus = httpStatus
+        self.rateLimitReset = rateLimitReset
     }
 
     /// `path: message`, or the message alone.
@@ -93,6 +114,15 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     /// The same error, placed at `path` when it had no place yet.
     func placed(at path: JSONPath) -> SyncError {
         guard self.path == nil else { return self }
-        return SyncError(code, at: path, message, apiMessages: apiMessages, underlyingError: underlyingError)
+        return SyncError(
+            code, at: path, message, apiMessages: apiMessages, underlyingError: underlyingError,
+            httpStatus: httpStatus, rateLimitReset: rateLimitReset)
+    }
+
+    /// The same error, as it came in an HTTP response of `status` with a limit resetting at `reset`.
+    func received(status: Int, reset: Date?) -> SyncError {
+        SyncError(
+            code, at: path, message, apiMessages: apiMessages, underlyingError: underlyingError,
+            httpStatus: status, rateLimitReset: reset ?? rateLimitReset)
     }
 }

@@ -36,7 +36,9 @@ public struct Configuration: Sendable {
 
     /// The store file; its lock file is `<path>-lock` beside it.
     public var path: String
-    /// The model classes. Empty opens the store by its stored schema alone (the dynamic API).
+    /// The model classes. The classes they link to, embed or are linked from come along, as in
+    /// Realm: `[Article.self]` also opens `Byline` when an article embeds one. Empty opens the
+    /// store by its stored schema alone (the dynamic API).
     public var types: [ObjectBase.Type]
     /// The version of the model classes; raise it with each change and describe the change in ``migration``.
     public var schemaVersion: UInt64 = 0

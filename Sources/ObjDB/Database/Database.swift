@@ -71,7 +71,7 @@ public final class Database: Sendable, SnapshotOwner {
     public init(configuration: Configuration) throws {
         let (environment, _) = try StoreFormat.open(
             path: configuration.path, options: configuration.environmentOptions)
-        let discovered = try configuration.types.map { try DiscoveredType.of($0) }
+        let discovered = try DiscoveredType.reachable(from: configuration.types)
         let names = discovered.map(\.schema.name)
         if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
             throw ObjDBError.invalidSchema(type: duplicate, reason: "two model classes share the name \(duplicate)")

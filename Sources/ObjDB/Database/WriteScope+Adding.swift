@@ -23,7 +23,7 @@ extension WriteScope {
         }
 
         let storing = _StoringContext(writer: self, catalog: catalog, policy: policy)
-        let discovered = try DiscoveredType.of(type(of: object))
+        let discovered = try binding.discovered ?? DiscoveredType.of(type(of: object))
         let key: ObjectKey
         if binding.primaryKey != nil {
             let ordinal = binding.primaryKeyOrdinal!
@@ -44,10 +44,9 @@ extension WriteScope {
         let keyBytes: [UInt8]
         do {
             var values = [StoredValue](repeating: .null, count: binding.properties.count)
-            for (ordinal, value) in try discovered.storedValues(of: object, storing).enumerated() {
-                values[binding.propertiesByOrdinal[ordinal].position] = value
-            }
-            keyBytes = try put(values, key: key, in: binding, policy: policy)
+            try discovered.storeValues(of: object, into: &values, positions: binding.positionsByOrdinal, storing)
+            // A typed property gives its stored type's value: nothing to make canonical.
+            keyBytes = try put(values, key: key, in: binding, policy: policy, isCanonical: true)
         } catch {
             // Linked objects this add stored stay in the transaction: it must not commit.
             if writeCount != writesBefore, deferredError == nil { deferredError = error }
@@ -83,38 +82,65 @@ extension WriteScope {
     }
 
     /// Stores an object's values under `key`, inserting or updating by `policy`, and keeps its
-    /// indexes and backlinks in step.
+    /// indexes and backlinks in step. `isCanonical`: the values already have their properties'
+    /// stored types (they came from typed properties).
     ///
     /// - Returns: the table key.
     @discardableResult
-    func put(_ values: [StoredValue], key: ObjectKey, in binding: TypeBinding, policy: UpdatePolicy) throws -> [UInt8] {
+    func put(
+        _ values: [StoredValue], key: ObjectKey, in binding: TypeBinding, policy: UpdatePolicy,
+        isCanonical: Bool = false
+    ) throws -> [UInt8] {
         let transaction = try writeTransaction("add \(binding.schema.name)")
         guard let table = binding.table else { throw ObjDBError.unknownType(binding.schema.name) }
         let keyBytes = try tableKey(for: key, in: binding)
-        let codec = ValueCodec(schema: catalog.schemaIndex)
-        let values = zip(binding.properties, values).map { codec.canonical($1, for: $0.schema) }
+        var values = values
+        if !isCanonical {
+            let codec = ValueCodec(schema: catalog.schemaIndex)
+            for property in binding.properties {
+                values[property.position] = codec.canonical(values[property.position], for: property.schema)
+            }
+        }
         // Under `.error` an existing object fails the put below (MDB_NOOVERWRITE): no lookup first.
         let oldRecord = policy == .error ? nil : try record(in: binding, key: keyBytes)
         let old = oldRecord.map { self.values(of: $0, in: binding) }
         if let old, policy == .modified, old == values { return keyBytes }
         try checkUniqueIndexes(values, old: old, key: keyBytes, in: binding)
 
-        let record = try RecordCodec(schema: catalog.schemaIndex).encode(
-            values, as: binding.schema, preserving: preservesRemovedProperties ? oldRecord : nil,
-            order: binding.storedOrder)
         // Internal IDs only grow, so a new object usually goes at the end of the table
         // (MDB_APPEND skips the search); one added after a later ID (a linked object
         // added first) is put in its place.
         let options: PutOptions =
             old == nil && binding.primaryKey == nil ? .append : policy == .error ? .noOverwrite : []
+        let preserving = preservesRemovedProperties ? oldRecord : nil
         try keyBytes.withUnsafeBytes { keyBuffer in
-            try record.withUnsafeBytes { value in
-                if try !transaction.put(value, forKey: keyBuffer, in: table, options: options) {
-                    guard options == .append else {
-                        throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
-                    }
-                    try transaction.put(value, forKey: keyBuffer, in: table)
+            guard preserving == nil else {
+                // The old record's fields are copied into the new one: it cannot be encoded where LMDB may
+                // reserve the new one (over the old).
+                let record = try binding.codec.encode(values, preserving: preserving)
+                try record.withUnsafeBytes { value in
+                    _ = try transaction.put(value, forKey: keyBuffer, in: table, options: options)
                 }
+                return
+            }
+            // Encoded once, straight into the space LMDB reserves for it (MDB_RESERVE).
+            let size = try binding.codec.size(of: values)
+            let fill = { (buffer: UnsafeMutableRawBufferPointer) in
+                do {
+                    try binding.codec.encode(values, into: buffer, size: size)
+                } catch {
+                    // The space is reserved in the transaction, unfilled: it must not commit.
+                    if self.deferredError == nil { self.deferredError = error }
+                    throw error
+                }
+            }
+            if try !transaction.put(
+                reserving: size.byteCount, forKey: keyBuffer, in: table, options: options, fill: fill)
+            {
+                guard options == .append else {
+                    throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
+                }
+                try transaction.put(reserving: size.byteCount, forKey: keyBuffer, in: table, fill: fill)
             }
         }
         didWrite()

@@ -12,7 +12,7 @@ extension WriteScope {
     /// Adds and removes backlink entries for the links that changed between `old` and `new`.
     func updateBacklinks(from old: [StoredValue]?, to new: [StoredValue]?, key: [UInt8], in binding: TypeBinding) throws
     {
-        guard let backlinks = catalog.backlinks else { return }
+        guard let backlinks = catalog.backlinks, !binding.linkProperties.isEmpty else { return }
         let before = old.map { binding.links(in: $0) } ?? []
         let after = new.map { binding.links(in: $0) } ?? []
         if before == after { return }

@@ -20,8 +20,9 @@ extension WriteScope {
     /// Throws when a unique index already holds one of `values` for another object.
     func checkUniqueIndexes(_ values: [StoredValue], old: [StoredValue]?, key: [UInt8], in binding: TypeBinding) throws
     {
+        guard !binding.uniqueProperties.isEmpty else { return }
         let transaction = try writeTransaction("index")
-        for property in binding.properties where property.schema.index == .unique {
+        for property in binding.uniqueProperties {
             guard let index = property.index else { continue }
             let value = values[property.position]
             if let old, old[property.position] == value { continue }
@@ -36,8 +37,9 @@ extension WriteScope {
 
     /// Moves an object's index entries from its `old` values to its `new` ones (`nil`: none).
     func updateIndexes(from old: [StoredValue]?, to new: [StoredValue]?, key: [UInt8], in binding: TypeBinding) throws {
+        guard !binding.indexedProperties.isEmpty else { return }
         let transaction = try writeTransaction("index")
-        for property in binding.properties where property.schema.isIndexed {
+        for property in binding.indexedProperties {
             guard let index = property.index else { continue }
             let before = old?[property.position]
             let after = new?[property.position]

@@ -121,6 +121,16 @@ struct RecordReader {
         self = reader
     }
 
+    /// What is wrong with `record`, or `nil` when it is a sound record (all of ``init(checking:)``'s checks).
+    static func damage(in record: UnsafeRawBufferPointer) -> RecordDamage? {
+        do {
+            _ = try RecordReader(checking: record)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Checks the record's whole structure, and says what is wrong with a damaged one.
     init(checking record: UnsafeRawBufferPointer) throws(RecordDamage) {
         try self.init(checkingHeader: record)

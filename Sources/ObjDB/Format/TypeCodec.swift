@@ -73,6 +73,9 @@ final class TypeCodec: Sendable {
     /// The field of each property, parallel to the type's properties (`nil`: not stored).
     let fieldsByPosition: [Field?]
     private let positions: [Int]
+    /// The fields in slot order when every one is a plain scalar, string or data value: such
+    /// records are written from their values without the schema (``ScalarField``).
+    private let scalarFields: [ScalarField]?
 
     init(type: ObjectSchema, schema: SchemaIndex) {
         self.type = type
@@ -88,6 +91,8 @@ final class TypeCodec: Sendable {
         var byPosition = [Field?](repeating: nil, count: type.properties.count)
         for field in fields { byPosition[field.position] = field }
         fieldsByPosition = byPosition
+        let scalars = fields.compactMap { ScalarField($0) }
+        scalarFields = scalars.count == fields.count ? scalars : nil
     }
 
     /// The field of the property named `name`, if it is stored.
@@ -101,7 +106,12 @@ final class TypeCodec: Sendable {
     func size(
         of values: [StoredValue], missingIsZero: Bool = false, preserving: RecordReader? = nil
     ) throws -> RecordSize {
-        try RecordCodec(schema: schema).size(
+        if preserving == nil, !missingIsZero, let scalarFields, Self.canWrite(values, scalarFields) {
+            var size = RecordSize(slotCount: slotCount)
+            Self.write(values, scalarFields, into: &size)
+            if size.isEncodable { return size }
+        }
+        return try RecordCodec(schema: schema).size(
             values, as: type, missingIsZero: missingIsZero, preserving: preserving, order: (positions, slotCount))
     }
 
@@ -116,6 +126,14 @@ final class TypeCodec: Sendable {
             precondition(
                 start + old.count <= target || target + buffer.count <= start,
                 "a record cannot be encoded over the record it preserves fields of")
+        }
+        if preserving == nil, !missingIsZero, let scalarFields, Self.canWrite(values, scalarFields),
+            size.isEncodable
+        {
+            var encoder = RecordEncoder(into: buffer, size: size)
+            Self.write(values, scalarFields, into: &encoder)
+            encoder.finish()
+            return
         }
         try RecordCodec(schema: schema).encode(
             values, as: type, missingIsZero: missingIsZero, preserving: preserving, order: (positions, slotCount),
@@ -148,6 +166,44 @@ final class TypeCodec: Sendable {
         RecordSize(slotCount: slotCount)
     }
 
+    // MARK: Records of scalars
+
+    /// Whether every value is one ``write(_:_:into:)`` writes as the schema-driven encoding
+    /// would (anything else, such as a value to convert or a missing one, takes that path).
+    private static func canWrite(_ values: [StoredValue], _ fields: [ScalarField]) -> Bool {
+        for field in fields {
+            switch (field.kind, values[field.position]) {
+            case (.bool, .bool), (.integer, .int), (.float, .float), (.double, .double), (.date, .date),
+                (.string, .string), (.data, .data), (.uuid, .uuid):
+                continue
+            case (_, .null) where field.isOptional:
+                continue
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Writes the fields of values ``canWrite(_:_:)`` accepted, the same bytes as ``ValueCodec``
+    /// writes for them, without copying the schema's property descriptions.
+    private static func write<Sink: FieldSink>(_ values: [StoredValue], _ fields: [ScalarField], into sink: inout Sink)
+    {
+        for field in fields {
+            switch values[field.position] {
+            case .bool(let flag): sink.writeBool(field.slot, flag)
+            case .int(let number): sink.writeInteger(field.slot, Int64(number))
+            case .float(let number): sink.writeFloat(field.slot, number)
+            case .double(let number): sink.writeDouble(field.slot, number)
+            case .date(let date): sink.writeDate(field.slot, date)
+            case .string(let text): sink.writeString(field.slot, text)
+            case .data(let data): sink.writeData(field.slot, data)
+            case .uuid(let uuid): sink.writeUUID(field.slot, uuid)
+            default: sink.setNull(field.slot)
+            }
+        }
+    }
+
     private static func kind(of property: PropertySchema) -> FieldKind {
         guard property.collection == .single else { return .collection }
         switch property.type {
@@ -164,5 +220,34 @@ final class TypeCodec: Sendable {
         case .embedded: return .embedded
         case .linkingObjects: return .collection
         }
+    }
+}
+
+/// A field the scalar fast path writes: nothing reference-counted, so reading one copies no strings.
+private struct ScalarField {
+    enum Kind { case bool, integer, float, double, date, string, data, uuid }
+    let slot: Int
+    let position: Int
+    let kind: Kind
+    let isOptional: Bool
+
+    /// The scalar field of `field`, or `nil` when it needs the schema to be written (a narrow
+    /// integer's range check, a decimal, a link, an embedded object, a collection).
+    init?(_ field: TypeCodec.Field) {
+        guard field.property.collection == .single else { return nil }
+        switch field.property.type {
+        case .bool: kind = .bool
+        case .int, .int64: kind = .integer
+        case .float: kind = .float
+        case .double: kind = .double
+        case .date: kind = .date
+        case .string: kind = .string
+        case .data: kind = .data
+        case .uuid: kind = .uuid
+        default: return nil
+        }
+        slot = field.slot
+        position = field.position
+        isOptional = field.property.isOptional
     }
 }

@@ -65,14 +65,16 @@ public struct Persisted<Value: Persistable> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
-        get {
+        // Inlined into each property's accessor, where the key paths are literals the
+        // optimizer turns into a direct field access (not the key-path runtime, per call).
+        @inline(__always) get {
             guard let accessor = object.accessor else {
                 object.tracer?.record(object[keyPath: storageKeyPath].ordinal)
                 return object[keyPath: storageKeyPath].unmanagedValue
             }
             return Value._read(accessor.property(ordinal: object[keyPath: storageKeyPath].ordinal))
         }
-        set {
+        @inline(__always) set {
             guard let accessor = object.accessor else {
                 object[keyPath: storageKeyPath].unmanagedValue = newValue
                 return
@@ -119,6 +121,8 @@ protocol PersistedLayout: SendableMetatype {
     static var size: Int { get }
     static var alignment: Int { get }
     static func ordinal(at pointer: UnsafeRawPointer) -> Int
+    /// Whether ``storedValue(at:_:)`` finds the value where Swift laid it out (checked once per class).
+    static var isValueOffsetVerified: Bool { get }
     static func storedValue(at pointer: UnsafeRawPointer, _ context: _StoringContext) throws -> StoredValue
 }
 
@@ -128,7 +132,19 @@ extension Persisted: PersistedLayout {
     static func ordinal(at pointer: UnsafeRawPointer) -> Int {
         pointer.assumingMemoryBound(to: Self.self).pointee.ordinal
     }
+    /// Where `unmanagedValue` lives: after `ordinal`, at the value's alignment. Worked out from
+    /// `Value` alone, since `Persisted<Value>`'s own metadata is a hash-table lookup per call.
+    @inline(__always)
+    static var valueOffset: Int {
+        let alignment = MemoryLayout<Value>.alignment
+        return (MemoryLayout<Int>.size + alignment - 1) / alignment * alignment
+    }
+
+    static var isValueOffsetVerified: Bool {
+        MemoryLayout<Self>.offset(of: \Self.unmanagedValue) == valueOffset
+    }
+
     static func storedValue(at pointer: UnsafeRawPointer, _ context: _StoringContext) throws -> StoredValue {
-        try pointer.assumingMemoryBound(to: Self.self).pointee.unmanagedValue._toStored(context)
+        try (pointer + valueOffset).assumingMemoryBound(to: Value.self).pointee._toStored(context)
     }
 }

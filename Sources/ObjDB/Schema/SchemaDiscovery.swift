@@ -11,15 +11,34 @@ final class DiscoveredType: Sendable {
     /// For each property ordinal, where its `Persisted` lives in an instance; `nil` when the
     /// layout could not be verified, and `Mirror` is used instead.
     let layout: [(offset: Int, type: any PersistedLayout.Type)]?
+    /// The classes its properties link to, embed or are linked from, in declaration order.
+    let referencedTypes: [ObjectBase.Type]
 
     private init(
         swiftType: ObjectBase.Type, schema: ObjectSchema, propertyIndexByOrdinal: [Int],
-        layout: [(offset: Int, type: any PersistedLayout.Type)]?
+        layout: [(offset: Int, type: any PersistedLayout.Type)]?, referencedTypes: [ObjectBase.Type]
     ) {
         self.swiftType = swiftType
         self.schema = schema
         self.propertyIndexByOrdinal = propertyIndexByOrdinal
         self.layout = layout
+        self.referencedTypes = referencedTypes
+    }
+
+    /// `types` and every class they reach through links, embedded objects and linking
+    /// objects, each discovered once: as in Realm, a model lists the classes it opens and
+    /// the ones they use come along.
+    static func reachable(from types: [ObjectBase.Type]) throws -> [DiscoveredType] {
+        var found: [DiscoveredType] = []
+        var seen = Set<ObjectIdentifier>()
+        var pending = types[...]
+        while let type = pending.popFirst() {
+            guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
+            let discovered = try of(type)
+            found.append(discovered)
+            pending.append(contentsOf: discovered.referencedTypes)
+        }
+        return found
     }
 
     /// The object key an unmanaged object's primary key gives, or `nil` for a class without one
@@ -51,6 +70,26 @@ final class DiscoveredType: Sendable {
         let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         return try withExtendedLifetime(object) {
             try layout.map { try $0.type.storedValue(at: base + $0.offset, context) }
+        }
+    }
+
+    /// Stores each property's value of an unmanaged object at its position in `values`:
+    /// `positions` gives the position of each ordinal.
+    func storeValues(
+        of object: ObjectBase, into values: inout [StoredValue], positions: [Int], _ context: _StoringContext
+    ) throws {
+        guard let layout else {
+            for (ordinal, property) in persistedProperties(of: object).enumerated() {
+                values[positions[ordinal]] = try property.storedValue(context)
+            }
+            return
+        }
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        try withExtendedLifetime(object) {
+            for ordinal in layout.indices {
+                let (offset, type) = layout[ordinal]
+                values[positions[ordinal]] = try type.storedValue(at: base + offset, context)
+            }
         }
     }
 
@@ -104,12 +143,14 @@ final class DiscoveredType: Sendable {
         }
         var properties: [PropertySchema] = []
         var ordinals: [Int] = []
+        var referenced: [ObjectBase.Type] = []
         for level in levels.reversed() {
             for child in level.children {
                 guard let property = child.value as? any DiscoverableProperty, let label = child.label else { continue }
                 let propertyName = label.hasPrefix("_") ? String(label.dropFirst()) : label
                 properties.append(try describe(property, named: propertyName, in: name))
                 ordinals.append(property.ordinal)
+                if let objectType = property.schemaKind.objectType { referenced.append(objectType) }
             }
         }
         guard Set(ordinals) == Set(0..<ordinals.count) else {
@@ -125,7 +166,7 @@ final class DiscoveredType: Sendable {
         try validate(schema)
         return DiscoveredType(
             swiftType: type, schema: schema, propertyIndexByOrdinal: indexByOrdinal,
-            layout: verifiedLayout(of: prototype, levels: levels, count: ordinals.count))
+            layout: verifiedLayout(of: prototype, levels: levels, count: ordinals.count), referencedTypes: referenced)
     }
 
     /// Where each `Persisted` of `prototype` lives, computed from Swift's class layout (stored
@@ -152,7 +193,7 @@ final class DiscoveredType: Sendable {
         guard found.count == count else { return nil }
         let base = UnsafeRawPointer(Unmanaged.passUnretained(prototype).toOpaque())
         let verified = withExtendedLifetime(prototype) {
-            found.allSatisfy { $0.type.ordinal(at: base + $0.offset) == $0.ordinal }
+            found.allSatisfy { $0.type.ordinal(at: base + $0.offset) == $0.ordinal && $0.type.isValueOffsetVerified }
         }
         guard verified else { return nil }
         return found.sorted { $0.ordinal < $1.ordinal }.map { ($0.offset, $0.type) }

@@ -34,6 +34,7 @@ final class StoreCatalog: Sendable {
         self.meta = handles.meta
         self.backlinks = handles.backlinks
         self.changeLog = handles.changeLog
+        self.maxTableKeySize = environment.maxKeySize - 3 - (schema.types.map(\.name.utf8.count).max() ?? 0)
         var bindings: [String: TypeBinding] = [:]
         var byClass: [ObjectIdentifier: TypeBinding] = [:]
         let linkTargets = Set(
@@ -75,9 +76,7 @@ final class StoreCatalog: Sendable {
 
     /// The longest table key: LMDB's key limit less what a backlink puts around a key (a type
     /// name, its length, a property ID).
-    var maxTableKeySize: Int {
-        environment.maxKeySize - 3 - (schema.types.map(\.name.utf8.count).max() ?? 0)
-    }
+    let maxTableKeySize: Int
 
     /// Every named database a read may touch.
     var allDatabaseHandles: [DatabaseHandle] {

@@ -9,7 +9,7 @@ extension TypeBinding {
     /// The links `values` of an object of this type hold, by the top-level property holding each.
     func links(in values: [StoredValue]) -> Set<Link> {
         var links = Set<Link>()
-        for property in properties where property.schema.type == .object || property.schema.type == .embedded {
+        for property in linkProperties {
             collectLinks(values[property.position], propertyID: property.schema.id, into: &links)
         }
         return links

@@ -27,6 +27,16 @@ final class TypeBinding: Sendable {
     let storedOrder: (positions: [Int], slotCount: Int)
     /// The type's record encoder and decoder, built once.
     let codec: TypeCodec
+    /// What reflection found in the class, when the database was opened with it: how adding
+    /// reads an unmanaged object's properties.
+    let discovered: DiscoveredType?
+    /// For each ordinal of the class's `@Persisted` declarations, the property's position.
+    let positionsByOrdinal: [Int]
+    /// The indexed properties, and of them the unique ones: the only ones a write's index upkeep visits.
+    let indexedProperties: [BoundProperty]
+    let uniqueProperties: [BoundProperty]
+    /// The properties that hold links or embedded objects (which may hold links).
+    let linkProperties: [BoundProperty]
     private let byName: [String: BoundProperty]
 
     init(
@@ -49,6 +59,10 @@ final class TypeBinding: Sendable {
         }
         storedOrder = schema.storedPropertyOrder
         codec = TypeCodec(type: schema, schema: schemaIndex)
+        indexedProperties = properties.filter { $0.schema.isIndexed && $0.index != nil }
+        uniqueProperties = indexedProperties.filter { $0.schema.index == .unique }
+        linkProperties = properties.filter { $0.schema.type == .object || $0.schema.type == .embedded }
+        self.discovered = discovered
         if let discovered {
             let byName = self.byName
             propertiesByOrdinal = discovered.propertyIndexByOrdinal.map { index in
@@ -57,6 +71,7 @@ final class TypeBinding: Sendable {
         } else {
             propertiesByOrdinal = []
         }
+        positionsByOrdinal = propertiesByOrdinal.map(\.position)
         let primaryKey = self.primaryKey
         primaryKeyOrdinal = propertiesByOrdinal.firstIndex { $0 === primaryKey }
     }

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// The dynamic API, migrations and `create(_:value:)` speak in stored values;
 /// typed objects convert to and from them.
-public indirect enum StoredValue: Hashable, Sendable {
+// Not `indirect`: a scalar is made without a heap allocation (collections and embedded
+// objects already keep their elements in storage of their own).
+public enum StoredValue: Hashable, Sendable {
     /// No value (`nil`).
     case null
     /// A `Bool`.

@@ -70,6 +70,38 @@ package struct TwitterPayloadGenerator {
         return Data(("[" + statuses.map(\.json).joined(separator: ",") + "]").utf8)
     }
 
+    /// A timeline page of exactly these statuses, in this order. Retweeted and quoted originals get
+    /// IDs below 1,000,000,000 (`ids` should lie above), so they never collide with an entry.
+    /// `compact` statuses carry only ID, text, date and author: for tests of thousands of pages.
+    package mutating func timeline(ids: [Int64], compact: Bool = false) -> Data {
+        var statuses: [String] = []
+        statuses.reserveCapacity(ids.count)
+        for id in ids {
+            // Later IDs are later statuses, a second apart, whichever page they come on.
+            let date = Date(timeIntervalSince1970: 1_600_000_000 + Double(id % 1_000_000_000))
+            if compact {
+                let user = users[Int(UInt64(id) % UInt64(users.count))]
+                statuses.append(
+                    "{\"created_at\":\"\(twitterDateString(date))\",\"id\":\(id),\"id_str\":\"\(id)\","
+                        + "\"text\":\"status \(id)\",\"user\":{\"id\":\(user.id),\"id_str\":\"\(user.id)\","
+                        + "\"name\":\(jsonLiteral(user.name)),\"screen_name\":\"\(user.screenName)\"}}")
+                continue
+            }
+            let originalID = 500_000_000 + id % 400_000_000
+            let roll = random.next() % 60
+            if roll < 10 {
+                let original = status(id: originalID, date: date.addingTimeInterval(-86_400))
+                statuses.append(status(id: id, date: date, retweeting: original).json)
+            } else if roll < 16 {
+                let quoted = status(id: originalID + 1, date: date.addingTimeInterval(-7_200))
+                statuses.append(status(id: id, date: date, quoting: quoted).json)
+            } else {
+                statuses.append(status(id: id, date: date).json)
+            }
+        }
+        return Data(("[" + statuses.joined(separator: ",") + "]").utf8)
+    }
+
     /// A search/tweets body: `count` statuses for `query`, with its `search_metadata`.
     package mutating func search(query: String, count: Int, newestID: Int64) -> Data {
         let page = String(decoding: timeline(count: count, newestID: newestID), as: UTF8.self)

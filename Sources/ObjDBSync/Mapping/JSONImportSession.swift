@@ -24,7 +24,7 @@ public final class JSONImportSession {
     public var maximumNesting = 200
 
     private var nesting = 0
-    private var objects: [ObjectIdentifier: [ObjectKey: Entry]] = [:]
+    private var objects: [ObjectIdentifier: [AnyHashable: Entry]] = [:]
     private var typeNames: [ObjectIdentifier: String] = [:]
     private var recorded: [String: [ObjectKey: WriteTransaction.UpsertOutcome]] = [:]
     private var skipped: [String: Int] = [:]
@@ -170,7 +170,7 @@ public final class JSONImportSession {
     // MARK: Helpers
 
     private func remember(
-        _ object: Object, key: ObjectKey, type: ObjectIdentifier, typeName: String, source: JSONValue,
+        _ object: Object, key: AnyHashable, type: ObjectIdentifier, typeName: String, source: JSONValue,
         outcome: WriteTransaction.UpsertOutcome, written: Set<AnyKeyPath>, isPartial: Bool
     ) {
         if outcome != .unchanged { changeCount += 1 }

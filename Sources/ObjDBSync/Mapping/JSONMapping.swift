@@ -229,7 +229,7 @@ extension JSONMapping.Builder where Model: Object {
     ///
     /// The identity is required: an object without it is an error, or skipped (see
     /// ``JSONMapping/missingIdentity``).
-    public func identity<Key: PrimaryKeyValue & JSONConvertible>(
+    public func identity<Key: PrimaryKeyValue & Hashable & JSONConvertible>(
         _ keyPath: ReferenceWritableKeyPath<Model, Key>, _ source: JSONSource
     ) {
         identity(keyPath, source, Key.jsonTransformer)
@@ -237,7 +237,7 @@ extension JSONMapping.Builder where Model: Object {
 
     /// Names the primary key and where the payload holds it, read through `transformer`
     /// (`["id_str", "id"]` with ``JSONTransformer/integerOrString``: exact, never through `Double`).
-    public func identity<Key: PrimaryKeyValue>(
+    public func identity<Key: PrimaryKeyValue & Hashable>(
         _ keyPath: ReferenceWritableKeyPath<Model, Key>, _ source: JSONSource, _ transformer: JSONTransformer<Key>
     ) {
         precondition(identity == nil, "A mapping has one identity.")
@@ -282,17 +282,17 @@ class MappingIdentity<Model: ObjectBase> {
     }
 
     /// The key `json` (the identity's value, not `null`) stands for; set on `model` when given.
-    func key(from json: JSONValue, settingOn model: Model?) throws -> ObjectKey {
+    func key(from json: JSONValue, settingOn model: Model?) throws -> AnyHashable {
         preconditionFailure("abstract")
     }
 
-    /// The stored object with `key`, if any.
-    func existing(_ key: ObjectKey, in transaction: WriteTransaction) -> Model? {
+    /// The stored object with `key` (one ``key(from:settingOn:)`` returned), if any.
+    func existing(_ key: AnyHashable, in transaction: WriteTransaction) -> Model? {
         preconditionFailure("abstract")
     }
 }
 
-private final class TypedIdentity<Model: Object, Key: PrimaryKeyValue>: MappingIdentity<Model> {
+private final class TypedIdentity<Model: Object, Key: PrimaryKeyValue & Hashable>: MappingIdentity<Model> {
     let keyPath: ReferenceWritableKeyPath<Model, Key>
     let transformer: JSONTransformer<Key>
 
@@ -302,19 +302,15 @@ private final class TypedIdentity<Model: Object, Key: PrimaryKeyValue>: MappingI
         super.init(property: keyPath, source: source)
     }
 
-    override func key(from json: JSONValue, settingOn model: Model?) throws -> ObjectKey {
+    override func key(from json: JSONValue, settingOn model: Model?) throws -> AnyHashable {
         let key = try transformer.transform(json)
         model?[keyPath: keyPath] = key
-        return key._objectKey
+        return AnyHashable(key)
     }
 
-    override func existing(_ key: ObjectKey, in transaction: WriteTransaction) -> Model? {
-        switch key {
-        case .int(let value): return transaction.object(ofType: Model.self, forPrimaryKey: value)
-        case .string(let value): return transaction.object(ofType: Model.self, forPrimaryKey: value)
-        case .uuid(let value): return transaction.object(ofType: Model.self, forPrimaryKey: value)
-        case .internalID: return nil
-        }
+    override func existing(_ key: AnyHashable, in transaction: WriteTransaction) -> Model? {
+        guard let key = key.base as? Key else { return nil }
+        return transaction.object(ofType: Model.self, forPrimaryKey: key)
     }
 }
 

@@ -29,19 +29,33 @@ public struct ArticleSearchQuery: Sendable, Hashable {
     public var beginDate: Date?
     /// The last day (`end_date`), if any.
     public var endDate: Date?
+    /// A filter query in Lucene syntax (`fq`), such as `section_name:("Business")`, if any.
+    public var filter: String?
+    /// The order of results (`sort`); `nil` leaves it to the API (relevance).
+    public var sort: ArticleSearchSort?
 
-    /// A search for `query`, optionally between two days.
-    public init(_ query: String, from beginDate: Date? = nil, to endDate: Date? = nil) {
+    /// A search for `query`, optionally between two days, filtered and sorted.
+    public init(
+        _ query: String, from beginDate: Date? = nil, to endDate: Date? = nil, filter: String? = nil,
+        sort: ArticleSearchSort? = nil
+    ) {
         self.query = query
         self.beginDate = beginDate
         self.endDate = endDate
+        self.filter = filter
+        self.sort = sort
     }
 
     /// The primary key of its ``ArticleSearch``: the query, then the days as the API writes them,
-    /// `bailout 20081001-20081201`.
+    /// `bailout 20081001-20081201`, then the filter and the order when given (`fq:…`, `sort:…`).
     public var identifier: String {
-        guard beginDate != nil || endDate != nil else { return query }
-        return "\(query) \(beginDate.map(Self.dayString) ?? "")-\(endDate.map(Self.dayString) ?? "")"
+        var identifier = query
+        if beginDate != nil || endDate != nil {
+            identifier += " \(beginDate.map(Self.dayString) ?? "")-\(endDate.map(Self.dayString) ?? "")"
+        }
+        if let filter { identifier += " fq:\(filter)" }
+        if let sort { identifier += " sort:\(sort.rawValue)" }
+        return identifier
     }
 
     /// A day as the API writes it: `yyyyMMdd`, in UTC.

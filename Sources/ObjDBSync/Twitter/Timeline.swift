@@ -11,6 +11,10 @@ import ObjDB
 /// descending, without repeats. ``newestId`` and ``oldestId`` are their first and last IDs: the
 /// `since_id` and `max_id` cursors for paging. A retweeted original or a quoted tweet is stored
 /// beside its retweet but is never an entry, so it never moves a cursor.
+///
+/// ``gaps`` are the ID ranges between ``oldestId`` and ``newestId`` that a ``TimelineLoader``
+/// has not fetched yet (a load stopped at its page limit or by an error): every status of the
+/// timeline in that span is an entry unless it lies in a gap.
 public final class Timeline: Object {
     /// The name: `home`, `mentions`, `user:NAME` or `search:QUERY`.
     @Persisted(primaryKey: true) public var name = ""
@@ -20,6 +24,8 @@ public final class Timeline: Object {
     @Persisted public var newestId: Int64?
     /// The lowest entry ID: ask for older ones with `max_id` set to one less.
     @Persisted public var oldestId: Int64?
+    /// The ranges not fetched yet, newest first; a later ``TimelineLoader/loadNewer(maxPages:progress:)`` fills them.
+    @Persisted public var gaps: List<TimelineGap>
 
     /// The name of the home timeline.
     public static let homeName = "home"
@@ -40,4 +46,16 @@ public final class Timeline: Object {
         }
         return false
     }
+}
+
+/// A range of IDs a timeline may be missing: statuses above ``sinceId`` and at most ``maxId``,
+/// exactly the `since_id` and `max_id` of the request that fills it.
+public final class TimelineGap: EmbeddedObject {
+    /// The highest ID below the gap that the timeline holds: the request's `since_id`.
+    @Persisted public var sinceId: Int64 = 0
+    /// The highest ID the gap may hold: the request's `max_id`.
+    @Persisted public var maxId: Int64 = 0
+
+    /// Whether `id` lies in the gap.
+    public func contains(_ id: Int64) -> Bool { id > sinceId && id <= maxId }
 }

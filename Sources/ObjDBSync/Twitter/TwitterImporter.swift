@@ -27,7 +27,8 @@ public struct TwitterImporter: Sendable {
 
     /// The model classes a store needs to hold Twitter imports.
     public static let modelTypes: [ObjectBase.Type] = [
-        Tweet.self, TwitterUser.self, Timeline.self, TweetURL.self, TweetMention.self, TweetMedia.self,
+        Tweet.self, TwitterUser.self, Timeline.self, TimelineGap.self, TweetURL.self, TweetMention.self,
+        TweetMedia.self,
     ]
 
     /// An importer into `database`, which must have been opened with ``modelTypes``.
@@ -44,6 +45,13 @@ public struct TwitterImporter: Sendable {
     ///   or ``SyncError/Code/invalidArgument`` for a timeline name of no known form.
     @discardableResult
     public func importPage(_ data: Data, timeline: String? = nil) throws -> TwitterPage {
+        try importPage(data, timeline: timeline, editingGaps: nil)
+    }
+
+    /// Imports one response body and, in the same transaction, rewrites the timeline's gaps with
+    /// `editGaps` (given the page's own status IDs): a load that stops after any page leaves its
+    /// gap recorded.
+    func importPage(_ data: Data, timeline: String?, editingGaps editGaps: GapEdit?) throws -> TwitterPage {
         if let timeline, !Timeline.isValidName(timeline) {
             throw SyncError(
                 .invalidArgument,
@@ -60,7 +68,7 @@ public struct TwitterImporter: Sendable {
                     if let tweet = try session.upsert(status, using: Tweet.jsonMapping) { ids.append(tweet.id) }
                 }
                 guard let name = timeline ?? searchQuery.map(Timeline.name(search:)) else { return (ids, nil) }
-                try Self.merge(ids, intoTimeline: name, in: session)
+                try Self.merge(ids, intoTimeline: name, editingGaps: editGaps, in: session)
                 return (ids, name)
             case .user(let json):
                 guard let user = try session.upsert(json, using: TwitterUser.jsonMapping) else { return ([], nil) }
@@ -80,7 +88,9 @@ public struct TwitterImporter: Sendable {
     /// Adds `ids` to the timeline `name` (creating it), keeping its entries ordered by ID, descending.
     ///
     /// Reads and writes the entries as stored links, so a long timeline costs no object per entry.
-    private static func merge(_ ids: [Int64], intoTimeline name: String, in session: JSONImportSession) throws {
+    private static func merge(
+        _ ids: [Int64], intoTimeline name: String, editingGaps editGaps: GapEdit?, in session: JSONImportSession
+    ) throws {
         let transaction = session.transaction
         let key = ObjectKey.string(name)
         let stored = try transaction.dynamicObjects("Timeline").first { $0.objectKey == key }
@@ -98,7 +108,12 @@ public struct TwitterImporter: Sendable {
         if !added.isEmpty || !merged.elementsEqual(merged.sorted(by: >)) { merged.sort(by: >) }
         let newest = merged.first.map { StoredValue.int($0) } ?? .null
         let oldest = merged.last.map { StoredValue.int($0) } ?? .null
-        if let stored, merged == old, stored["newestId"] == newest, stored["oldestId"] == oldest {
+        var oldGaps: [TimelineGapRange] = []
+        if let stored, case .list(let gaps) = try stored.value(forKey: "gaps") {
+            oldGaps = gaps.compactMap(TimelineGapRange.init)
+        }
+        let gaps = editGaps.map { $0(oldGaps, ids) } ?? oldGaps
+        if let stored, merged == old, gaps == oldGaps, stored["newestId"] == newest, stored["oldestId"] == oldest {
             session.record(.unchanged, typeName: "Timeline", key: key)
             return
         }
@@ -107,13 +122,36 @@ public struct TwitterImporter: Sendable {
                 "Timeline",
                 value: [
                     "name": name, "entries": StoredValue.list(merged.map { .link(type: "Tweet", key: .int($0)) }),
-                    "newestId": newest, "oldestId": oldest,
+                    "newestId": newest, "oldestId": oldest, "gaps": StoredValue.list(gaps.map(\.storedValue)),
                 ], update: .modified)
         } catch {
             throw SyncError(.store, "the store refused timeline \(name): \(error)", underlyingError: error)
         }
         session.record(stored == nil ? .inserted : .updated, typeName: "Timeline", key: key)
     }
+}
+
+/// Rewrites a timeline's gaps, given them and a page's own status IDs.
+typealias GapEdit = @Sendable (_ gaps: [TimelineGapRange], _ pageIDs: [Int64]) -> [TimelineGapRange]
+
+/// A ``TimelineGap`` as a value: IDs above `sinceID`, at most `maxID`.
+struct TimelineGapRange: Hashable, Sendable {
+    var sinceID: Int64
+    var maxID: Int64
+
+    init(sinceID: Int64, maxID: Int64) {
+        self.sinceID = sinceID
+        self.maxID = maxID
+    }
+
+    init?(_ value: StoredValue) {
+        guard case .embedded(let fields) = value, case .int(let since)? = fields["sinceId"],
+            case .int(let max)? = fields["maxId"]
+        else { return nil }
+        self.init(sinceID: since, maxID: max)
+    }
+
+    var storedValue: StoredValue { .embedded(["sinceId": .int(sinceID), "maxId": .int(maxID)]) }
 }
 
 /// What importing one Twitter response did.

@@ -96,3 +96,25 @@ struct RecordTruncationTests {
         }
     }
 }
+
+/// A damaged record's error says what is wrong with it.
+@Suite("Record damage")
+struct RecordDamageTests {
+    @Test func eachCheckNamesWhatFailed() {
+        let cases: [([UInt8], RecordDamage)] = [
+            ([2], .tooShort(count: 1)),
+            ([1, 0, 0], .unknownVersion(1)),
+            ([2, 8, 0], .unknownLayout(8)),
+            ([2, 0, 9, 1], .slotTableTooLong(slots: 9, recordSize: 4)),
+            ([2, 0, 2, 1], .slotTableTooLong(slots: 2, recordSize: 4)),
+            ([2, 0, 1, 2, 0x61], .sizeMismatch(dataSize: 1, stated: 2)),
+            ([2, 4, 1, 3, 0], .unknownSlotState(slot: 0)),
+            ([2, 0, 3, 1, 0, 1, 0x61], .endBeforeStart(slot: 1)),
+            ([2, 0, 2, 3, 1, 0x61], .endPastData(slot: 0)),
+        ]
+        for (bytes, damage) in cases {
+            bytes.withUnsafeBytes { #expect(RecordReader.damage(in: $0) == damage, "\(bytes)") }
+        }
+        [UInt8]([2, 0, 1, 1, 0x61]).withUnsafeBytes { #expect(RecordReader.damage(in: $0) == nil) }
+    }
+}

@@ -65,13 +65,25 @@ struct SchemaTests {
         }
     }
 
-    @Test func linksToTypesOutsideTheSchemaAreTypedErrors() throws {
-        #expect(
-            throws: ObjDBError.invalidSchema(
-                type: "Tweet", reason: "user refers to TwitterUser, which is not in the schema")
-        ) {
-            try Database(path: directory.store(), types: [Tweet.self])
+    @Test func embeddedClassesNeedNotBeListed() throws {
+        let database = try Database(path: directory.store(), types: [Beer.self])
+        try database.write { transaction in
+            let brewery = try transaction.create(
+                Brewery.self, value: ["name": "Anchor", "address": ["street": "Mariposa St"]])
+            try transaction.create(Beer.self, value: ["name": "Steam", "breweries": [brewery]])
         }
+        let names = Set(database.schema.types.map(\.name))
+        #expect(names == ["Beer", "BeerStyle", "Brewery", "Address"])
+        let street = try database.read { $0.object(ofType: Brewery.self, forPrimaryKey: "Anchor")?.address?.street }
+        #expect(street == "Mariposa St")
+    }
+
+    @Test func linkedClassesNeedNotBeListed() throws {
+        let database = try Database(path: directory.store(), types: [Tweet.self])
+        #expect(database.schema.types.contains { $0.name == "TwitterUser" })
+    }
+
+    @Test func anInverseOfAPropertyThatDoesNotExistIsATypedError() throws {
         #expect(throws: ObjDBError.self) {
             try Database(path: directory.store(), types: [OrphanInverse.self, Tweet.self, TwitterUser.self])
         }

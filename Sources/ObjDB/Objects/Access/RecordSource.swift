@@ -15,7 +15,8 @@ struct RecordSource {
         guard let bytes = try transaction.get(key, in: table) else { return nil }
         guard let reader = RecordReader(header: bytes) else {
             throw ObjDBError.corruptRecord(
-                path: catalog.path, type: binding.schema.name, reason: "its slot table is inconsistent")
+                path: catalog.path, type: binding.schema.name,
+                reason: RecordReader.damage(in: bytes)?.description ?? "its slot table is inconsistent")
         }
         return reader
     }

@@ -1,0 +1,92 @@
+import Foundation
+import LoopbackServer
+import Testing
+
+@testable import ObjDBSync
+
+@Suite("URLSession transport", .timeLimit(.minutes(1)))
+struct HTTPTransportTests {
+    @Test func sendsTheRequestAndReturnsStatusHeadersAndBody() async throws {
+        let server = try LoopbackHTTPServer { request in
+            .init(
+                status: 201, headers: ["X-Echo": request.headers["x-test"] ?? "", "X-Path": request.path],
+                body: Data("\(request.method) \(request.query["q"] ?? "")".utf8))
+        }
+        defer { server.stop() }
+        let url = URL(string: "\(server.baseURL)a/b.json?q=caf%C3%A9%20bar")!
+        let response = try await URLSessionTransport().send(HTTPRequest(url: url, headers: ["X-Test": "1"]))
+        #expect(response.statusCode == 201)
+        #expect(response.header("x-echo") == "1")
+        #expect(response.header("X-Path") == "/a/b.json")
+        #expect(String(decoding: response.body, as: UTF8.self) == "GET café bar")
+    }
+
+    @Test func aStatusOfFailureIsAResponseNotAnError() async throws {
+        let server = try LoopbackHTTPServer { _ in .init(status: 503, body: Data("down".utf8)) }
+        defer { server.stop() }
+        let response = try await URLSessionTransport().send(HTTPRequest(url: server.baseURL))
+        #expect(response.statusCode == 503)
+    }
+
+    @Test func aSlowServerTimesOutWithATypedError() async throws {
+        let server = try LoopbackHTTPServer { _ in .init(body: Data("late".utf8), delay: .seconds(5)) }
+        defer { server.stop() }
+        let start = ContinuousClock.now
+        let error = await #expect(throws: SyncError.self) {
+            try await URLSessionTransport().send(HTTPRequest(url: server.baseURL, timeout: .milliseconds(300)))
+        }
+        #expect(error?.code == .timedOut)
+        #expect(ContinuousClock.now - start < .seconds(4))
+        #expect(server.waitUntilIdle())
+    }
+
+    @Test func cancellingTheTaskEndsTheRequestAndClosesTheConnection() async throws {
+        let server = try LoopbackHTTPServer { _ in .init(body: Data("late".utf8), delay: .seconds(10)) }
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        let task = Task { try await transport.send(HTTPRequest(url: server.baseURL, timeout: .seconds(20))) }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while server.openConnections == 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(server.openConnections == 1)
+        let start = ContinuousClock.now
+        task.cancel()
+        let result = await task.result
+        #expect(ContinuousClock.now - start < .seconds(3))
+        #expect((result.error as? SyncError)?.code == .cancelled)
+        // The server saw the client go away: nothing is left in flight.
+        #expect(server.waitUntilIdle())
+        #expect(server.abandonedCount == 1)
+    }
+
+    @Test func aCancelledTaskSendsNothing() async throws {
+        let server = try LoopbackHTTPServer { _ in .init() }
+        defer { server.stop() }
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await URLSessionTransport().send(HTTPRequest(url: server.baseURL))
+        }
+        #expect((await task.result.error as? SyncError)?.code == .cancelled)
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test func aRefusedConnectionIsATransportErrorWithoutTheQuery() async throws {
+        let server = try LoopbackHTTPServer { _ in .init() }
+        let port = server.port
+        server.stop()
+        let url = URL(string: "http://127.0.0.1:\(port)/search?api-key=SECRET")!
+        let error = await #expect(throws: SyncError.self) {
+            try await URLSessionTransport().send(HTTPRequest(url: url))
+        }
+        #expect(error?.code == .transport)
+        #expect(error.map { !"\($0)".contains("SECRET") } == true)
+    }
+}
+
+extension Result {
+    var error: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
