@@ -81,15 +81,21 @@ fuzz: build
 	OBJDB_STRESS=$(FUZZ) $(SWIFT) test --skip-build --filter 'FuzzTests' 2>&1 \
 		| tee .build/fuzz.log | grep -E 'fuzzed|^(✔|✘) (Test run|Suite)'
 
-## Creates a store, writes and reads it, and shows what objdb-inspect sees in it.
+## The main job: a server on 127.0.0.1 serves generated Twitter and NYT payloads; ObjDBSync fetches
+## them into a fresh store (loadNewer, loadOlder, a gap and its fill, an NYT search) while a live
+## Results prints its change sets; then objdb-inspect shows the store. Also leaves objdb-demo's
+## timeline cache in $(DEMO_STORE) for the README's objdb-inspect walkthrough.
+SYNC_DEMO_STORE ?= .build/sync-demo.objdb
 demo: deps
-	$(SWIFT) build --product objdb-demo
+	$(SWIFT) build --product objdb-sync-demo
 	$(SWIFT) build --product objdb-inspect
-	.build/debug/objdb-demo $(DEMO_STORE)
-	.build/debug/objdb-inspect $(DEMO_STORE) info
-	.build/debug/objdb-inspect $(DEMO_STORE) schema
-	.build/debug/objdb-inspect $(DEMO_STORE) dump Tweet --where "retweetCount > 90" --sort -retweetCount --limit 5
-	.build/debug/objdb-inspect $(DEMO_STORE) check
+	$(SWIFT) build --product objdb-demo
+	.build/debug/objdb-sync-demo $(SYNC_DEMO_STORE)
+	.build/debug/objdb-inspect $(SYNC_DEMO_STORE) count
+	.build/debug/objdb-inspect $(SYNC_DEMO_STORE) dump Tweet --sort -id --limit 5 --props id,createdAt,user,retweetCount
+	.build/debug/objdb-inspect $(SYNC_DEMO_STORE) check
+	@.build/debug/objdb-demo $(DEMO_STORE) > .build/objdb-demo.log
+	@echo "objdb-demo's timeline cache is in $(DEMO_STORE) (its output: .build/objdb-demo.log)."
 
 ## The full benchmark, optimized: make bench BENCH_ARGS="--count 100000 --json out.json"
 bench: deps

@@ -76,6 +76,12 @@ let package = Package(
             dependencies: ["ObjDB"],
             path: "Examples/objdb-demo"
         ),
+        // `make demo`: fetches timelines and a search from a loopback server into a fresh store.
+        .executableTarget(
+            name: "objdb-sync-demo",
+            dependencies: ["ObjDB", "ObjDBSync", "LoopbackServer"],
+            path: "Examples/objdb-sync-demo"
+        ),
 
         // A child process for tests that need a second process on the same store.
         .executableTarget(

@@ -3,9 +3,27 @@ import ToolSupport
 /// `objdb-sync`: dispatches to its subcommands.
 enum SyncCommand {
     static let usage = """
-        usage: objdb-sync import twitter --store PATH [--timeline NAME] FILE…
+        usage: objdb-sync twitter home|mentions|user NAME|search QUERY --store PATH [--newer|--older]
+                          [--pages N] [--base-url URL]
+               objdb-sync nyt search QUERY --store PATH [--from yyyyMMdd] [--to yyyyMMdd] [--pages N]
+                          [--delay SECONDS] [--base-url URL]
+               objdb-sync import twitter --store PATH [--timeline NAME] FILE…
                objdb-sync import nyt --store PATH [--query Q [--from yyyyMMdd] [--to yyyyMMdd]] FILE…
                objdb-sync parse twitter FILE
+
+        twitter  fetches a timeline into the store at PATH (created when absent), a write
+                 transaction per page: --newer (the default) pages back from the newest
+                 until it meets the cache, at most N pages (10), recording a gap when it
+                 stops first and filling gaps on the next run; --older fetches N pages (1)
+                 below the oldest. home and mentions need user-context keys; user and
+                 search also take an app-only bearer token.
+        nyt      fetches N pages (1) of an Article Search, 10 docs each, waiting --delay
+                 seconds (12: NYT allows 5 calls a minute) between calls.
+                 Keys come from the environment or an owner-only file ($OBJDB_SYNC_CREDENTIALS,
+                 else ~/.config/objdb-sync/credentials), never the command line:
+                 TWITTER_CONSUMER_KEY, TWITTER_CONSUMER_SECRET, TWITTER_ACCESS_TOKEN,
+                 TWITTER_ACCESS_TOKEN_SECRET or TWITTER_BEARER_TOKEN; NYT_API_KEY.
+                 --base-url points at another server (a test server on 127.0.0.1).
 
         import   imports saved API response bodies into the store at PATH (created when
                  absent), each file in one write transaction: a file that fails leaves the
@@ -19,14 +37,25 @@ enum SyncCommand {
                  results, in order, as that search.
         parse    reports what a saved Twitter response holds and how to page on, storing nothing.
 
-        exit codes: 0 ok, 1 a file failed (its name and the JSON path are printed), 2 usage
+        exit codes: 0 ok, 1 a file or a fetch failed (the error is printed), 2 usage
         """
 
     static func run(_ words: [String]) throws -> ToolExitCode {
-        let arguments = try CommandLineArguments(words, valueOptions: ["store", "timeline", "query", "from", "to"])
+        let arguments = try CommandLineArguments(
+            words, valueOptions: ["store", "timeline", "query", "from", "to", "pages", "base-url", "delay"])
         if arguments.has("help") {
             print(usage)
             return .success
+        }
+        switch arguments.positional.first {
+        case "twitter":
+            try reject(arguments, known: ["store", "newer", "older", "pages", "base-url"])
+            return try FetchCommand(arguments, service: "twitter").run()
+        case "nyt":
+            try reject(arguments, known: ["store", "from", "to", "pages", "delay", "base-url"])
+            return try FetchCommand(arguments, service: "nyt").run()
+        default:
+            break
         }
         guard arguments.positional.count >= 2 else { throw UsageError("expected a command and a service") }
         let service = arguments.positional[1]
@@ -45,7 +74,7 @@ enum SyncCommand {
         case ("import", _), ("parse", _):
             throw UsageError("unknown service '\(service)': expected twitter or nyt")
         default:
-            throw UsageError("unknown command '\(arguments.positional[0])': expected import or parse")
+            throw UsageError("unknown command '\(arguments.positional[0])': expected twitter, nyt, import or parse")
         }
     }
 

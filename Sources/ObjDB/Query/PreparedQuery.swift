@@ -176,14 +176,16 @@ final class PreparedQuery: @unchecked Sendable {
             return visitor.take(key: key, record: record)
         }
 
-        // Only several lookups can meet an object twice: an index lists each object once.
-        var seen: Set<[UInt8]>?
+        // Only several lookups can meet an object twice: an index lists each object once. (A
+        // constant reference, not a captured `var`: that would cost an access check per row.)
+        let seen: SeenKeys?
         switch plan {
-        case .indexLookup(_, let keys), .primaryKeyLookup(let keys): if keys.count > 1 { seen = [] }
-        default: break
+        case .indexLookup(_, let keys) where keys.count > 1, .primaryKeyLookup(let keys) where keys.count > 1:
+            seen = SeenKeys()
+        default: seen = nil
         }
         func considerKey(_ key: UnsafeRawBufferPointer) throws -> Bool {
-            if seen != nil, !seen!.insert(Array(key)).inserted { return true }
+            if let seen, !seen.insert(key) { return true }
             guard let record = try transaction.get(key, in: table) else { return true }
             return try consider(key, record)
         }
@@ -263,6 +265,14 @@ final class PreparedQuery: @unchecked Sendable {
             seen.insert(try distinctPaths.map { try paths.value(at: $0, of: key, in: binding) }).inserted
         }
     }
+}
+
+/// The keys a scan of several lookups has met.
+private final class SeenKeys {
+    private var keys = Set<[UInt8]>()
+
+    /// Whether `key` is new; it is met from now on.
+    func insert(_ key: UnsafeRawBufferPointer) -> Bool { keys.insert(Array(key)).inserted }
 }
 
 /// What a scan hands its matches to.

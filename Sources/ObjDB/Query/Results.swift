@@ -129,25 +129,37 @@ public struct Results<Element: Object>: RandomAccessCollection {
     /// Iterates the objects as they were when iteration began, even if the loop
     /// changes them (as Realm's `for … in` does).
     public func makeIterator() -> Iterator {
-        let keys = self.keys.current()
-        return Iterator(results: self, keys: keys, generation: snapshot.generation)
+        let (keys, records) = self.keys.currentWithRecords()
+        return Iterator(
+            snapshot: snapshot, binding: binding, keys: keys, records: records, generation: snapshot.generation)
     }
 
     /// Walks a snapshot of the keys of a ``Results``.
     public struct Iterator: IteratorProtocol {
-        let results: Results
-        let keys: KeyChunks
+        // What `next()` reads per object is held here, not reached through the `Results`: each
+        // hop through a reference would retain and release once per object.
+        private let snapshot: Snapshot
+        private let binding: TypeBinding
+        private let primaryKeyType: PropertyType?
+        private let keys: KeyChunks
+        /// The records the scan read with the keys, when kept; valid while `generation` holds.
+        private let records: [RecordReader]?
         /// The context's generation when the keys were read: while it holds, every key exists.
-        let generation: UInt64
-        var position = 0
+        private let generation: UInt64
+        private var position = 0
         /// Where the walk is in the key chunks: the chunk and the next index in it.
         private var chunk = 0
         private var offset = 0
         private var current: [[UInt8]] = []
 
-        init(results: Results, keys: KeyChunks, generation: UInt64) {
-            self.results = results
+        init(
+            snapshot: Snapshot, binding: TypeBinding, keys: KeyChunks, records: [RecordReader]?, generation: UInt64
+        ) {
+            self.snapshot = snapshot
+            self.binding = binding
+            primaryKeyType = binding.primaryKey?.schema.type
             self.keys = keys
+            self.records = records.flatMap { $0.count == keys.count ? $0 : nil }
             self.generation = generation
             if keys.chunkCount > 0 { current = keys.chunk(0) }
         }
@@ -163,16 +175,15 @@ public struct Results<Element: Object>: RandomAccessCollection {
                 let key = current[offset]
                 offset += 1
                 position += 1
-                let binding = results.binding
+                let primaryKeyType = self.primaryKeyType
                 guard
                     let objectKey = key.withUnsafeBytes({
-                        ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
+                        ObjectKeyCodec.decode($0, primaryKeyType: primaryKeyType)
                     })
                 else { continue }
-                let snapshot = results.snapshot
                 if snapshot.generation == generation {
                     let object = snapshot.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
-                    if let record = results.keys.record(at: position - 1) { object.accessor?.prime(with: record) }
+                    if let records { object.accessor?.prime(with: records[position - 1]) }
                     return object
                 }
                 // The loop wrote: skip objects it deleted.
@@ -258,6 +269,12 @@ final class KeyList {
         keys = newKeys
         records = nil
         generation = snapshot.generation
+    }
+
+    /// The keys as of the context's current snapshot, with the records the scan read, when kept.
+    func currentWithRecords() -> (KeyChunks, [RecordReader]?) {
+        let keys = current()
+        return (keys, records)
     }
 
     /// The keys as of the context's current snapshot.

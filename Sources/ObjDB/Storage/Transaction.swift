@@ -19,7 +19,11 @@ package final class Transaction {
     /// Whether the transaction can only read.
     package let isReadOnly: Bool
     /// Whether ``commit()`` or ``abort()`` ended the transaction (or its parent's end did).
-    package private(set) var isFinished = false
+    // Unchecked exclusivity: every cursor move and get reads it (`checkUsable`), and a checked
+    // class property costs a runtime access check per row of a scan. It is only written by
+    // `commit`/`abort`/`deinit`, which never overlap a read of it: the write transaction is
+    // confined to its thread, and a shared read transaction ends in its last owner's deinit.
+    @exclusivity(unchecked) package private(set) var isFinished = false
     /// Whether several contexts (on several threads) read through this read transaction: it is
     /// then ended by the last one to let go (deinit), never explicitly.
     package var isShared = false

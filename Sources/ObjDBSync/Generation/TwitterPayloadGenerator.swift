@@ -76,8 +76,9 @@ package struct TwitterPayloadGenerator {
     package mutating func timeline(ids: [Int64], compact: Bool = false) -> Data {
         var statuses: [String] = []
         statuses.reserveCapacity(ids.count)
-        for (index, id) in ids.enumerated() {
-            let date = clock.addingTimeInterval(-60 * Double(index))
+        for id in ids {
+            // Later IDs are later statuses, a second apart, whichever page they come on.
+            let date = Date(timeIntervalSince1970: 1_600_000_000 + Double(id % 1_000_000_000))
             if compact {
                 let user = users[Int(UInt64(id) % UInt64(users.count))]
                 statuses.append(

@@ -24,7 +24,7 @@ public final class Timeline: Object {
     @Persisted public var newestId: Int64?
     /// The lowest entry ID: ask for older ones with `max_id` set to one less.
     @Persisted public var oldestId: Int64?
-    /// The ranges not fetched yet, newest first; a later ``TimelineLoader/loadNewer(maxPages:)`` fills them.
+    /// The ranges not fetched yet, newest first; a later ``TimelineLoader/loadNewer(maxPages:progress:)`` fills them.
     @Persisted public var gaps: List<TimelineGap>
 
     /// The name of the home timeline.

@@ -12,12 +12,12 @@ import Synchronization
 /// try await loader.loadOlder()    // max_id = the oldest entry minus one
 /// ```
 ///
-/// ``loadNewer(maxPages:)`` asks for statuses above the timeline's newest entry. While pages
+/// ``loadNewer(maxPages:progress:)`` asks for statuses above the timeline's newest entry. While pages
 /// come back full it pages back, `max_id` = the lowest ID seen minus one, until a page that is
 /// not full shows it met the cache. When it stops first (the page limit, an error, a cancel),
 /// the range it has not fetched stays recorded as a ``TimelineGap``, written in the same
 /// transaction as the page before it, and the next `loadNewer` fills the gaps, newest first,
-/// once it has caught up. ``loadOlder(pages:)`` extends the timeline below its oldest entry.
+/// once it has caught up. ``loadOlder(pages:progress:)`` extends the timeline below its oldest entry.
 ///
 /// One load at a time: a second one while ``isLoading`` is `true` throws
 /// ``SyncError/Code/loadInProgress`` and fetches nothing. `isLoading` is observable
@@ -56,22 +56,25 @@ public final class TimelineLoader: Observable, Sendable {
     /// Fetches what is newer than the newest entry, then fills recorded gaps, at most `maxPages`
     /// requests in all. On an empty timeline, fetches the newest page.
     ///
+    /// - Parameter progress: called after each page is stored, with the load so far.
     /// - Throws: ``SyncError``: ``SyncError/Code/loadInProgress`` when a load is in flight,
     ///   otherwise what the fetch or the import threw. The pages imported before stay, with the
     ///   gap below them recorded.
     @discardableResult
-    public func loadNewer(maxPages: Int = 10) async throws -> TimelineLoad {
+    public func loadNewer(maxPages: Int = 10, progress: (@Sendable (TimelineLoad) -> Void)? = nil) async throws
+        -> TimelineLoad
+    {
         try begin()
         defer { end() }
         var load = TimelineLoad()
         var budget = max(1, maxPages)
         guard let newest = try stored().newestID else {
-            try await page(sinceID: nil, maxID: nil, budget: &budget, load: &load)
+            try await page(sinceID: nil, maxID: nil, budget: &budget, load: &load, progress: progress)
             return try finish(load)
         }
-        try await page(sinceID: newest, maxID: nil, budget: &budget, load: &load)
+        try await page(sinceID: newest, maxID: nil, budget: &budget, load: &load, progress: progress)
         while budget > 0, let gap = try stored().gaps.first {
-            try await page(sinceID: gap.sinceID, maxID: gap.maxID, budget: &budget, load: &load)
+            try await page(sinceID: gap.sinceID, maxID: gap.maxID, budget: &budget, load: &load, progress: progress)
         }
         return try finish(load)
     }
@@ -79,9 +82,12 @@ public final class TimelineLoader: Observable, Sendable {
     /// Fetches up to `pages` pages below the oldest entry (`max_id` = its ID minus one); on an
     /// empty timeline, from the newest. Stops at a page that is not full: the timeline's end.
     ///
-    /// - Throws: as ``loadNewer(maxPages:)``.
+    /// - Parameter progress: called after each page is stored, with the load so far.
+    /// - Throws: as ``loadNewer(maxPages:progress:)``.
     @discardableResult
-    public func loadOlder(pages: Int = 1) async throws -> TimelineLoad {
+    public func loadOlder(pages: Int = 1, progress: (@Sendable (TimelineLoad) -> Void)? = nil) async throws
+        -> TimelineLoad
+    {
         try begin()
         defer { end() }
         var load = TimelineLoad()
@@ -90,6 +96,7 @@ public final class TimelineLoader: Observable, Sendable {
             let body = try await client.fetchPage(endpoint, maxID: oldest.map { $0 - 1 }, count: pageSize)
             let imported = try importer.importPage(body, timeline: timelineName, editingGaps: nil)
             load.add(imported)
+            progress?(load)
             if imported.statusIDs.count < pageSize {
                 load.reachedEnd = true
                 break
@@ -100,7 +107,10 @@ public final class TimelineLoader: Observable, Sendable {
 
     /// Fetches pages of `(sinceID, maxID]` from the top down while they come back full and the
     /// budget lasts; each page's import rewrites the gap it leaves.
-    private func page(sinceID: Int64?, maxID: Int64?, budget: inout Int, load: inout TimelineLoad) async throws {
+    private func page(
+        sinceID: Int64?, maxID: Int64?, budget: inout Int, load: inout TimelineLoad,
+        progress: (@Sendable (TimelineLoad) -> Void)?
+    ) async throws {
         var maxID = maxID
         let pageSize = self.pageSize
         while budget > 0 {
@@ -117,6 +127,7 @@ public final class TimelineLoader: Observable, Sendable {
                 return gaps.sorted { $0.maxID > $1.maxID }
             }
             load.add(imported)
+            progress?(load)
             guard let sinceID, imported.statusIDs.count >= pageSize, let lowest = imported.oldestID,
                 lowest - 1 > sinceID
             else { return }
@@ -172,7 +183,7 @@ public struct TimelineLoad: Sendable, Hashable {
     public var statusCount = 0
     /// The timeline's gaps when the load ended: 0 means it has no holes.
     public var gapsLeft = 0
-    /// Whether ``TimelineLoader/loadOlder(pages:)`` reached the timeline's oldest status.
+    /// Whether ``TimelineLoader/loadOlder(pages:progress:)`` reached the timeline's oldest status.
     public var reachedEnd = false
     /// The inserted, updated and unchanged objects per type.
     public var summary = ImportSummary()

@@ -1,0 +1,174 @@
+import Dispatch
+import Foundation
+import ObjDB
+import ObjDBSync
+import Synchronization
+import ToolSupport
+
+/// `objdb-sync twitter …` and `objdb-sync nyt search …`: fetches over HTTP into a store, each
+/// page in a write transaction of its own, with the summary and exit codes of `import`.
+struct FetchCommand {
+    enum Source {
+        case twitter(TwitterEndpoint, older: Bool)
+        case nyt(ArticleSearchQuery, delay: Duration)
+    }
+
+    let source: Source
+    let store: String
+    let pages: Int
+    let baseURL: URL?
+
+    init(_ arguments: CommandLineArguments, service: String) throws {
+        let words = Array(arguments.positional.dropFirst())
+        guard let store = arguments.value("store"), !store.isEmpty else { throw UsageError("--store PATH is required") }
+        self.store = store
+        if let text = arguments.value("base-url") {
+            guard let url = URL(string: text.hasSuffix("/") ? text : text + "/"),
+                url.scheme == "http" || url.scheme == "https",
+                url.host != nil
+            else { throw UsageError("--base-url takes an http or https URL, not '\(text)'") }
+            baseURL = url
+        } else {
+            baseURL = nil
+        }
+        switch service {
+        case "twitter":
+            let endpoint: TwitterEndpoint
+            switch (words.first, words.count) {
+            case ("home", 1): endpoint = .home
+            case ("mentions", 1): endpoint = .mentions
+            case ("user", 2) where !words[1].isEmpty: endpoint = .user(words[1])
+            case ("search", 2) where !words[1].isEmpty: endpoint = .search(words[1])
+            default: throw UsageError("twitter takes home, mentions, user NAME or search QUERY")
+            }
+            if arguments.has("newer") && arguments.has("older") {
+                throw UsageError("--newer and --older exclude each other")
+            }
+            let older = arguments.has("older")
+            pages = try arguments.integer("pages", default: older ? 1 : 10)
+            source = .twitter(endpoint, older: older)
+        default:
+            guard words.first == "search", words.count == 2, !words[1].isEmpty else {
+                throw UsageError("nyt takes search QUERY")
+            }
+            let from = try arguments.value("from").map { try day($0, option: "from") }
+            let to = try arguments.value("to").map { try day($0, option: "to") }
+            let delay = try arguments.integer("delay", default: 12)
+            guard delay >= 0 else { throw UsageError("--delay takes a number of seconds, 0 or more") }
+            pages = try arguments.integer("pages", default: 1)
+            source = .nyt(ArticleSearchQuery(words[1], from: from, to: to), delay: .seconds(delay))
+        }
+        guard pages >= 1 else { throw UsageError("--pages takes a number of pages, 1 or more") }
+    }
+
+    func run() throws -> ToolExitCode {
+        let credentials: SyncCredentials
+        do {
+            credentials = try SyncCredentials.load()
+        } catch {
+            printError("objdb-sync: \(error)")
+            return .failure
+        }
+        let database: Database
+        do {
+            database = try Database(path: store, types: TwitterImporter.modelTypes + NYTImporter.modelTypes)
+        } catch {
+            printError("objdb-sync: cannot open \(store): \(error)")
+            return .failure
+        }
+        let progress = ProgressBar(total: pages, noun: isTwitter ? "tweets" : "articles", unit: "pages")
+        let outcome = runBlocking { [source, pages, baseURL] () async throws -> (Int, Int, ImportSummary) in
+            switch source {
+            case .twitter(let endpoint, let older):
+                let client = TwitterClient(
+                    credentials: try credentials.requireTwitter(), baseURL: baseURL ?? TwitterClient.defaultBaseURL)
+                let loader = TimelineLoader(
+                    endpoint, client: client, importer: TwitterImporter(database: database),
+                    pageSize: endpoint.isSearch ? 100 : 200)
+                let report: @Sendable (TimelineLoad) -> Void = { load in
+                    progress.update(done: load.pages, current: "page \(load.pages)", items: load.statusCount)
+                }
+                let load =
+                    older
+                    ? try await loader.loadOlder(pages: pages, progress: report)
+                    : try await loader.loadNewer(maxPages: pages, progress: report)
+                return (load.pages, load.gapsLeft, load.summary)
+            case .nyt(let search, let delay):
+                let client = NYTClient(
+                    apiKey: try credentials.requireNYTAPIKey(), baseURL: baseURL ?? NYTClient.defaultBaseURL,
+                    minimumDelay: delay)
+                let counter = Mutex((pages: 0, articles: 0))
+                let load = try await client.load(search, pages: pages, into: NYTImporter(database: database)) { page in
+                    let done = counter.withLock { counter in
+                        counter.pages += 1
+                        counter.articles += page.articleIDs.count
+                        return counter
+                    }
+                    progress.update(done: done.pages, current: "page \(done.pages)", items: done.articles)
+                }
+                return (load.pages, 0, load.summary)
+            }
+        }
+        progress.clear()
+        switch outcome {
+        case .success(let (fetched, gapsLeft, summary)):
+            print("fetched \(fetched) page\(fetched == 1 ? "" : "s") into \(store)")
+            if gapsLeft > 0 {
+                print("\(gapsLeft) gap\(gapsLeft == 1 ? "" : "s") left in the timeline: run again with --newer to fill")
+            }
+            printSummary(summary)
+            return .success
+        case .failure(let error):
+            printError("objdb-sync: \(error)")
+            return .failure
+        }
+    }
+
+    private var isTwitter: Bool {
+        if case .twitter = source { return true }
+        return false
+    }
+}
+
+/// Prints what each type gained, as `import` does.
+func printSummary(_ summary: ImportSummary) {
+    var table = TextTable(header: ["Type", "Inserted", "Updated", "Unchanged"])
+    for name in summary.typeNames {
+        let counts = summary[name]
+        table.append([name, "\(counts.inserted)", "\(counts.updated)", "\(counts.unchanged)"])
+    }
+    if !summary.typeNames.isEmpty { print(table.render()) }
+}
+
+/// Runs `body` to completion on the concurrency pool, blocking the calling thread.
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+    let result = Mutex<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let outcome: Result<T, any Error>
+        do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+    done.wait()
+    return result.withLock { $0! }
+}
+
+/// Midnight UTC of `yyyyMMdd`.
+func day(_ text: String, option: String) throws -> Date {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    guard text.count == 8, text.allSatisfy(\.isASCII), let number = Int(text),
+        let date = calendar.date(
+            from: DateComponents(year: number / 10_000, month: number / 100 % 100, day: number % 100)),
+        ArticleSearchQuery.dayString(date) == text
+    else { throw UsageError("--\(option) takes a day as yyyyMMdd, not '\(text)'") }
+    return date
+}
+
+extension TwitterEndpoint {
+    var isSearch: Bool {
+        if case .search = self { return true }
+        return false
+    }
+}
