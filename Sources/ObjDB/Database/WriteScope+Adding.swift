@@ -43,7 +43,14 @@ extension WriteScope {
         let writesBefore = writeCount
         let keyBytes: [UInt8]
         do {
-            var values = [StoredValue](repeating: .null, count: binding.properties.count)
+            var values = addedValuesBuffer
+            addedValuesBuffer = []
+            defer { addedValuesBuffer = values }
+            let count = binding.properties.count
+            // Reused only when every position is written below: no value of another object stays.
+            if values.count != count || binding.positionsByOrdinal.count != count {
+                values = [StoredValue](repeating: .null, count: count)
+            }
             try discovered.storeValues(of: object, into: &values, positions: binding.positionsByOrdinal, storing)
             // A typed property gives its stored type's value: nothing to make canonical.
             keyBytes = try put(values, key: key, in: binding, policy: policy, isCanonical: true)
