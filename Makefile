@@ -58,7 +58,7 @@ test: build layers docs
 
 ## The suites that use threads, tasks and processes, under ThreadSanitizer, in a build directory of
 ## their own; any ThreadSanitizer report fails the run.
-TSAN_SUITES := ThreadingTests|ResultsNotificationTests|ObjectNotificationTests|LinkedChangeTests|SnapshotIsolationTests|MapGrowthTests|ConcurrencyTests|ResourceLimitTests|FirstObserverTests|OldValueTests|ObserverErrorTests|FrozenTests
+TSAN_SUITES := ThreadingTests|ResultsNotificationTests|ObjectNotificationTests|LinkedChangeTests|SnapshotIsolationTests|MapGrowthTests|ConcurrencyTests|ResourceLimitTests|FirstObserverTests|OldValueTests|ObserverErrorTests|FrozenTests|HTTPTransportTests|TimelineLoaderTests|TwitterClientTests|NYTClientTests
 test-tsan: deps
 	@mkdir -p .build
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan > .build/tsan-build.log 2>&1 \

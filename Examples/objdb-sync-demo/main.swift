@@ -33,7 +33,7 @@ func run(storePath: String) async throws {
     }
     print("Serving generated Twitter and NYT payloads on \(api.server.baseURL) (loopback only).")
 
-    let database = try Database(path: storePath, types: TwitterImporter.modelTypes + NYTImporter.modelTypes)
+    let database = try Database(configuration: .syncStore(path: storePath))
     let importer = TwitterImporter(database: database)
     let client = TwitterClient(credentials: .user(demoKeys), baseURL: api.twitterBaseURL)
     let home = TimelineLoader(.home, client: client, importer: importer, pageSize: 50)

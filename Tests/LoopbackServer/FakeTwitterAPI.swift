@@ -71,9 +71,14 @@ package final class FakeTwitterAPI: Sendable {
         state.withLock { $0.rateLimit = (remaining, reset) }
     }
 
+    /// The token `oauth2/token` hands out for the expected consumer key and secret.
+    package static let issuedBearerToken = "AAAAAAAAAAAAAAAAAAAAA%2Fdemo-bearer"
+
     /// Answers one request.
     package func respond(to request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
-        if let expectedCredentials, !Self.verifies(request, credentials: expectedCredentials) {
+        if request.path.hasSuffix("oauth2/token") { return issueToken(request) }
+        let bearer = request.headers["authorization"] == "Bearer " + Self.issuedBearerToken
+        if let expectedCredentials, !bearer, !Self.verifies(request, credentials: expectedCredentials) {
             return .json(
                 TwitterPayloadGenerator.errorBody([(32, "Could not authenticate you.")]), status: 401)
         }
@@ -115,6 +120,27 @@ package final class FakeTwitterAPI: Sendable {
             }
             return .json(body, headers: headers)
         }
+    }
+
+    /// `POST oauth2/token`: a bearer token for the expected consumer key and secret (any, when none
+    /// is expected), as application-only authentication answers.
+    private func issueToken(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
+        let body = String(decoding: request.body, as: UTF8.self)
+        var authorized = request.method == "POST" && body == "grant_type=client_credentials"
+        if let expectedCredentials {
+            let basic = Data(
+                "\(expectedCredentials.consumerKey.revealed):\(expectedCredentials.consumerSecret.revealed)".utf8
+            ).base64EncodedString()
+            authorized = authorized && request.headers["authorization"] == "Basic " + basic
+        }
+        guard authorized else {
+            return .json(
+                Data(
+                    #"{"errors":[{"code":99,"label":"authenticity_token_error","message":"Unable to verify your credentials"}]}"#
+                        .utf8),
+                status: 403)
+        }
+        return .json(Data("{\"token_type\":\"bearer\",\"access_token\":\"\(Self.issuedBearerToken)\"}".utf8))
     }
 
     /// Whether the request's OAuth 1.0a signature is the one `credentials` give.

@@ -38,7 +38,7 @@ struct FetchCommandTests {
             "objdb-sync", ["twitter", "home", "--older", "--pages", "3"] + base, environment: environment)
         #expect(older.status == 0, "\(older.error)")
         #expect(older.output.contains("fetched 2 pages"))
-        let database = try Database(path: store, types: TwitterImporter.modelTypes + NYTImporter.modelTypes)
+        let database = try Database(configuration: .syncStore(path: store))
         let entries = try database.view().object(ofType: Timeline.self, forPrimaryKey: "home")?.entries.map(\.id)
         #expect(entries == api.twitter.ids)
     }

@@ -68,8 +68,7 @@ enum ChangeLog {
     /// The version after which the log is complete.
     static func completeAfter(in transaction: Transaction, meta: DatabaseHandle) throws -> UInt64 {
         let stored = try completeAfterKey.withUnsafeBytes { try transaction.get($0, in: meta) }
-        guard let stored, stored.count == 8 else { return 0 }
-        return UInt64(bigEndian: stored.loadUnaligned(as: UInt64.self))
+        return stored.flatMap(MetaKeys.decode) ?? 0
     }
 
     /// The number of entries in the log, and the oldest one's version.
@@ -100,7 +99,7 @@ enum ChangeLog {
     }
 
     private static func setCompleteAfter(_ version: UInt64, in transaction: Transaction, meta: DatabaseHandle) throws {
-        let value = encodeVersion(version)
+        let value = MetaKeys.encode(version)
         try completeAfterKey.withUnsafeBytes { key in
             try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: meta) }
         }

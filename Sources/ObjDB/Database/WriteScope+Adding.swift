@@ -43,7 +43,14 @@ extension WriteScope {
         let writesBefore = writeCount
         let keyBytes: [UInt8]
         do {
-            var values = [StoredValue](repeating: .null, count: binding.properties.count)
+            var values = addedValuesBuffer
+            addedValuesBuffer = []
+            defer { addedValuesBuffer = values }
+            let count = binding.properties.count
+            // Reused only when every position is written below: no value of another object stays.
+            if values.count != count || binding.positionsByOrdinal.count != count {
+                values = [StoredValue](repeating: .null, count: count)
+            }
             try discovered.storeValues(of: object, into: &values, positions: binding.positionsByOrdinal, storing)
             // A typed property gives its stored type's value: nothing to make canonical.
             keyBytes = try put(values, key: key, in: binding, policy: policy, isCanonical: true)
@@ -196,35 +203,34 @@ extension WriteScope {
         try put(values, key: accessor.objectKey, in: accessor.binding, policy: .modified)
     }
 
-    /// Overwrites a scalar field whose new encoding has the same size in a copy of the record,
-    /// without decoding or re-encoding the rest: an unindexed number, date or flag changing value.
+    /// Replaces one field of the record, copying the other fields' bytes as they are: an
+    /// unindexed value of any type and length (not a link, an embedded object or a collection,
+    /// whose backlinks and owners need the whole record).
     ///
     /// - Returns: whether the value was written this way.
     private func patchInPlace(
         _ value: StoredValue, of property: BoundProperty, in accessor: ObjectAccessor, reader: RecordReader
     ) throws -> Bool {
         let schema = property.schema
-        guard !preservesRemovedProperties, schema.collection == .single, !schema.isPrimaryKey, property.index == nil,
-            schema.type.fixedWidth != nil, let table = accessor.binding.table,
-            case .bytes(let field) = reader.field(property.slot),
-            let fieldStart = field.baseAddress, let recordStart = reader.record.baseAddress
+        guard schema.collection == .single, !schema.isPrimaryKey, property.index == nil,
+            schema.type != .object, schema.type != .embedded, schema.type != .linkingObjects,
+            let table = accessor.binding.table
         else { return false }
-        var writer = RecordWriter(slotCount: 1)
         let codec = ValueCodec(schema: catalog.schemaIndex)
-        try codec.encodeField(
-            codec.canonical(value, for: schema), of: PropertySchema(id: 0, name: schema.name, type: schema.type),
-            in: accessor.binding.schema.name, into: &writer)
-        let bytes = Array(writer.data)
-        let width = field.count
-        guard bytes.count == width else { return false }
-        let offset = fieldStart - recordStart
-        if field.elementsEqual(bytes) { return true }
-        var record = Array(reader.record)
-        record.replaceSubrange(offset..<offset + width, with: bytes)
-        let transaction = try writeTransaction("set \(accessor.binding.schema.name).\(schema.name)")
-        try accessor.key.withUnsafeBytes { key in
-            try record.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: table) }
-            changes.recordModification(of: key, properties: [schema.id], in: accessor.binding.schema.name)
+        let typeName = accessor.binding.schema.name
+        let canonical = codec.canonical(value, for: schema)
+        if codec.decodeField(reader.field(property.slot), of: schema) == canonical { return true }
+        let edit = try RecordEdit(reader, slot: property.slot) {
+            try codec.encodeField(canonical, of: schema, in: typeName, into: &$0)
+        }
+        let transaction = try writeTransaction("set \(typeName).\(schema.name)")
+        // Written into temporary memory, then put: the old record's bytes are read while writing.
+        try withUnsafeTemporaryAllocation(byteCount: edit.byteCount, alignment: 1) { buffer in
+            try edit.write(into: buffer) { try codec.encodeField(canonical, of: schema, in: typeName, into: &$0) }
+            try accessor.key.withUnsafeBytes { key in
+                _ = try transaction.put(UnsafeRawBufferPointer(buffer), forKey: key, in: table)
+                changes.recordModification(of: key, properties: [schema.id], in: typeName)
+            }
         }
         didWrite()
         return true

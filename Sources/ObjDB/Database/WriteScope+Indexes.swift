@@ -44,21 +44,45 @@ extension WriteScope {
             let before = old?[property.position]
             let after = new?[property.position]
             if before == after { continue }
-            if let before, let indexKey = try indexKey(before, for: property, in: binding) {
-                try indexKey.withUnsafeBytes { indexKey in
+            let isUnique = property.schema.index == .unique
+            if let before {
+                try withIndexKey(before, for: property, unique: isUnique, in: binding) { indexKey in
                     try key.withUnsafeBytes { value in
-                        let isUnique = property.schema.index == .unique
                         _ = try transaction.delete(indexKey, value: isUnique ? nil : value, in: index)
                     }
                 }
             }
-            if let after, let indexKey = try indexKey(after, for: property, in: binding) {
-                try indexKey.withUnsafeBytes { indexKey in
+            if let after {
+                try withIndexKey(after, for: property, unique: isUnique, in: binding) { indexKey in
                     try key.withUnsafeBytes { _ = try transaction.put($0, forKey: indexKey, in: index) }
                 }
             }
         }
         didWrite()
+    }
+
+    /// Calls `body` with the index key of `value` (not when the index holds none), built in the
+    /// write's reused buffer.
+    private func withIndexKey(
+        _ value: StoredValue, for property: BoundProperty, unique: Bool, in binding: TypeBinding,
+        _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        var buffer = indexKeyBuffer
+        indexKeyBuffer = []
+        defer {
+            buffer.removeAll(keepingCapacity: true)
+            indexKeyBuffer = buffer
+        }
+        let maximum = catalog.environment.maxKeySize
+        switch IndexKeyCodec.build(value, into: &buffer, unique: unique, maxKeySize: maximum) {
+        case .key:
+            try buffer.withUnsafeBytes(body)
+        case .none:
+            return
+        case .tooLarge(let size):
+            throw ObjDBError.keyTooLarge(
+                size: size, maximum: maximum, operation: "unique index \(binding.schema.name).\(property.schema.name)")
+        }
     }
 
     /// Fills the index of `property` from every stored object (a migration added it).

@@ -25,6 +25,10 @@ final class WriteScope: ObjectWriter {
     var silencedObserverIDs: Set<Int> = []
     /// During a migration: records keep the fields of removed properties, so old objects can still read them.
     var preservesRemovedProperties = false
+    /// Reused for every index key this write builds: no allocation per key.
+    var indexKeyBuffer: [UInt8] = []
+    /// Reused for the values of each object added (taken while in use: adding one may add others).
+    var addedValuesBuffer: [StoredValue] = []
     /// The version the commit made, once it did.
     private(set) var committedVersion: Int?
     /// Whether the scope owns its transaction (a migration's belongs to the opening).

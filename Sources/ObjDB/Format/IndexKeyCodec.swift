@@ -21,12 +21,33 @@ package enum IndexKeyCodec {
     /// The index key of `value`.
     package static func entry(for value: StoredValue, unique: Bool, maxKeySize: Int) -> Entry {
         var key: [UInt8] = []
+        switch build(value, into: &key, unique: unique, maxKeySize: maxKeySize) {
+        case .key: return .key(key)
+        case .none: return .none
+        case .tooLarge(let size): return .tooLarge(size: size)
+        }
+    }
+
+    /// What ``build(_:into:unique:maxKeySize:)`` left in its buffer.
+    package enum Built: Equatable {
+        /// The buffer holds the key.
+        case key
+        /// The index holds nothing for the value.
+        case none
+        /// A unique index cannot hold a key this long (`size` bytes).
+        case tooLarge(size: Int)
+    }
+
+    /// Builds the key ``entry(for:unique:maxKeySize:)`` gives in `key`, emptied first: a buffer
+    /// reused from key to key allocates nothing.
+    package static func build(_ value: StoredValue, into key: inout [UInt8], unique: Bool, maxKeySize: Int) -> Built {
+        key.removeAll(keepingCapacity: true)
         guard append(value, to: &key, unique: unique) else { return .none }
         if key.count > maxKeySize {
             if unique { return .tooLarge(size: key.count) }
             key.removeLast(key.count - maxKeySize)
         }
-        return .key(key)
+        return .key
     }
 
     /// Appends the index key of `value` to `key` without cutting it; `false` when no index holds it.

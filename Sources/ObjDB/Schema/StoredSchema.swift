@@ -43,7 +43,7 @@ enum StoredSchema {
         try key.withUnsafeBytes { key in
             try bytes.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: meta) }
         }
-        let version = withUnsafeBytes(of: schema.version.bigEndian) { Array($0) }
+        let version = MetaKeys.encode(schema.version)
         try versionKey.withUnsafeBytes { key in
             try version.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: meta) }
         }

@@ -38,6 +38,30 @@ struct WriteTransactionTests {
         #expect(view.objects(TwitterUser.self).isEmpty)
     }
 
+    @Test func assigningOnePropertyKeepsEveryOtherValue() throws {
+        let db = try makeDatabase(directory)
+        let created = Date(timeIntervalSinceReferenceDate: 12_345.678_9)
+        try db.write { transaction in
+            let author = try transaction.create(TwitterUser.self, value: ["id": 7, "screenName": "ada"])
+            try transaction.create(
+                Tweet.self,
+                value: ["id": 1, "text": "short", "createdAt": created, "user": author, "retweetCount": 3])
+        }
+        for text in ["a longer text than the one before it, with ünïcödé", "", "short again"] {
+            try db.write { $0.object(ofType: Tweet.self, forPrimaryKey: 1)!.text = text }
+            try db.read { view in
+                let tweet = try #require(view.object(ofType: Tweet.self, forPrimaryKey: 1))
+                #expect(tweet.text == text)
+                #expect(tweet.createdAt == created)
+                #expect(tweet.retweetCount == 3)
+                #expect(tweet.user?.screenName == "ada")
+            }
+        }
+        // The untouched index still finds it.
+        let found = try db.read { try $0.objects(Tweet.self).filter("createdAt == %@", created).count }
+        #expect(found == 1)
+    }
+
     @Test func explicitBeginCommitAndCancel() throws {
         let db = try makeDatabase(directory)
         let cancelled = try db.beginWrite()

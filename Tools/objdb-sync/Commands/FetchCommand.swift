@@ -71,7 +71,7 @@ struct FetchCommand {
         }
         let database: Database
         do {
-            database = try Database(path: store, types: TwitterImporter.modelTypes + NYTImporter.modelTypes)
+            database = try Database(configuration: .syncStore(path: store))
         } catch {
             printError("objdb-sync: cannot open \(store): \(error)")
             return .failure

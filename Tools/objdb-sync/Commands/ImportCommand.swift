@@ -37,7 +37,7 @@ struct ImportCommand {
     func run() throws -> ToolExitCode {
         let database: Database
         do {
-            database = try Database(path: store, types: TwitterImporter.modelTypes + NYTImporter.modelTypes)
+            database = try Database(configuration: .syncStore(path: store))
         } catch {
             printError("objdb-sync: cannot open \(store): \(error)")
             return .failure

@@ -1,0 +1,20 @@
+import ObjDB
+
+extension Configuration {
+    /// The schema version of ObjDBSync's models: 1 since ``Timeline/gaps`` (#14); stores written
+    /// before it are version 0.
+    public static let syncSchemaVersion: UInt64 = 1
+
+    /// A configuration for a store of every ObjDBSync model (Twitter's and NYT's), at
+    /// ``syncSchemaVersion``: a store written by an earlier version opens, gaining the new
+    /// properties (an older timeline has no gaps).
+    ///
+    /// ```swift
+    /// let db = try Database(configuration: .syncStore(path: "cache.objdb"))
+    /// ```
+    public static func syncStore(path: String) -> Configuration {
+        var configuration = Configuration(path: path, types: TwitterImporter.modelTypes + NYTImporter.modelTypes)
+        configuration.schemaVersion = syncSchemaVersion
+        return configuration
+    }
+}
