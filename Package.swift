@@ -99,7 +99,8 @@ let package = Package(
                 "ObjDB", "ObjDBSync", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect", "AllocationCounter",
             ]),
         .testTarget(
-            name: "ObjDBSyncTests", dependencies: ["ObjDB", "ObjDBSync", "TestSupport", "LoopbackServer", "objdb-sync"]),
+            name: "ObjDBSyncTests",
+            dependencies: ["ObjDB", "ObjDBSync", "TestSupport", "LoopbackServer", "objdb-sync", "objdb-sync-demo"]),
         .testTarget(
             name: "ToolsTests",
             dependencies: [

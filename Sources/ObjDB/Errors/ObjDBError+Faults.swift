@@ -163,9 +163,9 @@ extension ObjDBError {
             typeName: type)
     }
 
-    /// `predicate` has a syntax error at character offset `position`.
+    /// `predicate` has a syntax error at `position`, counted in Unicode scalars (what `text.unicodeScalars` holds).
     public static func predicateSyntax(predicate: String, position: Int, message: String) -> ObjDBError {
-        let marker = String(repeating: " ", count: max(0, min(position, predicate.count))) + "^"
+        let marker = caretIndent(predicate, upTo: position) + "^"
         return ObjDBError(
             .predicateSyntax, "syntax error at position \(position): \(message)\n  \(predicate)\n  \(marker)",
             position: position, details: [message, predicate])
@@ -201,5 +201,30 @@ extension ObjDBError {
     /// `name` is out of its range: `reason` says what it must be.
     public static func invalidArgument(_ name: String, reason: String) -> ObjDBError {
         ObjDBError(.invalidArgument, "\(name) \(reason)", details: [name, reason])
+    }
+}
+
+/// The indent that puts a caret under Unicode scalar `position` of `text` in a terminal: a
+/// tab stays a tab, a combining mark or a joiner takes no column, a wide character two.
+private func caretIndent(_ text: String, upTo position: Int) -> String {
+    var indent = ""
+    for scalar in text.unicodeScalars.prefix(max(0, position)) {
+        switch scalar.properties.generalCategory {
+        case _ where scalar == "\t": indent += "\t"
+        case .nonspacingMark, .enclosingMark, .format: continue
+        default: indent += isWide(scalar) ? "  " : " "
+        }
+    }
+    return indent
+}
+
+/// Whether a terminal gives `scalar` two columns (East Asian wide and full-width forms, emoji).
+private func isWide(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.properties.isEmojiPresentation { return true }
+    switch scalar.value {
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+        0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+        return true
+    default: return false
     }
 }

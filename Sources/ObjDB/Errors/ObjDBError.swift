@@ -55,7 +55,7 @@ public struct ObjDBError: Error, Hashable, Sendable {
     public let propertyName: String?
     /// The operation that failed, such as `mdb_txn_begin` or `add Tweet`.
     public let operation: String?
-    /// For ``Code/predicateSyntax``: the character offset of the error in the predicate.
+    /// For ``Code/predicateSyntax``: the offset of the error in the predicate, in Unicode scalars.
     public let position: Int?
     /// One line per part of the error, such as each difference of a schema mismatch.
     public let details: [String]

@@ -159,7 +159,7 @@ extension FilterCompiler {
             guard count == 2 else { throw invalid("BETWEEN needs two values") }
             return .between
         default:
-            throw invalid("\(op.rawValue) does not apply to \(label)")
+            throw invalid("\(op.spelling) does not apply to \(label)")
         }
     }
 

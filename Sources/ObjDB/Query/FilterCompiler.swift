@@ -164,6 +164,14 @@ struct FilterCompiler {
             if let aggregate = comparison.aggregate {
                 throw invalid("\(aggregate.rawValue) needs a collection, but \(name) holds one value")
             }
+            var comparison = comparison
+            if comparison.op == .containsElement {
+                // `'milk' IN items.name` is `ANY items.name == 'milk'`, as in Realm.
+                guard quantified else {
+                    throw invalid("\(comparison.value) IN \(name) needs a collection, but \(name) holds one value")
+                }
+                comparison.op = .equal
+            }
             var test = try valueTest(comparison, for: schema, into: &builder)
             test.slot = slot
             builder.emitTest(test)

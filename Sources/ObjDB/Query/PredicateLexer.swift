@@ -29,38 +29,42 @@ struct Token {
     }
 }
 
-/// Splits a predicate into tokens.
+/// Splits a predicate into tokens, reading it as Unicode scalars: a quote or an operator is
+/// itself even when a combining mark or a joiner follows it (which would fuse them into one
+/// `Character`), and offsets count scalars, as ``ObjDBError/predicateSyntax(predicate:position:message:)``
+/// positions do.
 struct Lexer {
-    private let characters: [Character]
+    private let scalars: [Unicode.Scalar]
     private let text: String
 
     init(_ text: String) {
         self.text = text
-        characters = Array(text)
+        scalars = Array(text.unicodeScalars)
     }
+
+    private static let symbols: [[Unicode.Scalar]] = [
+        "==", "!=", "<>", "<=", ">=", "=<", "=>", "&&", "||", "=", "<", ">", "!", "(", ")", "{", "}", "[", "]", ",",
+        ".",
+    ].map { Array($0.unicodeScalars) }
 
     func tokens() throws -> [Token] {
         var tokens: [Token] = []
         var index = 0
-        let symbols = [
-            "==", "!=", "<>", "<=", ">=", "=<", "=>", "&&", "||", "=", "<", ">", "!", "(", ")", "{", "}", "[", "]", ",",
-            ".",
-        ]
-        while index < characters.count {
-            let character = characters[index]
-            if character.isWhitespace {
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar.properties.isWhitespace {
                 index += 1
                 continue
             }
             let start = index
-            if character == "\"" || character == "'" {
-                var value = ""
+            if scalar == "\"" || scalar == "'" {
+                var value = String.UnicodeScalarView()
                 index += 1
                 var closed = false
-                while index < characters.count {
-                    let next = characters[index]
-                    if next == "\\", index + 1 < characters.count {
-                        let escaped = characters[index + 1]
+                while index < scalars.count {
+                    let next = scalars[index]
+                    if next == "\\", index + 1 < scalars.count {
+                        let escaped = scalars[index + 1]
                         switch escaped {
                         case "n": value.append("\n")
                         case "t": value.append("\t")
@@ -69,7 +73,7 @@ struct Lexer {
                         index += 2
                         continue
                     }
-                    if next == character {
+                    if next == scalar {
                         closed = true
                         index += 1
                         break
@@ -80,59 +84,62 @@ struct Lexer {
                 guard closed else {
                     throw ObjDBError.predicateSyntax(predicate: text, position: start, message: "unterminated string")
                 }
-                tokens.append(Token(kind: .string(value), offset: start))
+                tokens.append(Token(kind: .string(String(value)), offset: start))
                 continue
             }
-            if character == "%" {
-                guard index + 1 < characters.count, characters[index + 1] == "@" || characters[index + 1] == "K" else {
+            if scalar == "%" {
+                guard index + 1 < scalars.count, scalars[index + 1] == "@" || scalars[index + 1] == "K" else {
                     throw ObjDBError.predicateSyntax(predicate: text, position: start, message: "use %@ or %K")
                 }
-                tokens.append(Token(kind: .argument("%" + String(characters[index + 1])), offset: start))
+                tokens.append(Token(kind: .argument("%" + String(scalars[index + 1])), offset: start))
                 index += 2
                 continue
             }
-            if character.isNumber
-                || (character == "-" && index + 1 < characters.count && characters[index + 1].isNumber)
+            if Self.isDigit(scalar) || (scalar == "-" && index + 1 < scalars.count && Self.isDigit(scalars[index + 1]))
             {
-                var number = String(character)
+                var number = String.UnicodeScalarView([scalar])
                 index += 1
-                while index < characters.count,
-                    characters[index].isNumber || characters[index] == "." || characters[index] == "e"
-                        || characters[index] == "E"
-                        || ((characters[index] == "-" || characters[index] == "+")
-                            && (characters[index - 1] == "e" || characters[index - 1] == "E"))
+                while index < scalars.count,
+                    Self.isDigit(scalars[index]) || scalars[index] == "." || scalars[index] == "e"
+                        || scalars[index] == "E"
+                        || ((scalars[index] == "-" || scalars[index] == "+")
+                            && (scalars[index - 1] == "e" || scalars[index - 1] == "E"))
                 {
-                    number.append(characters[index])
+                    number.append(scalars[index])
                     index += 1
                 }
-                tokens.append(Token(kind: .number(number), offset: start))
+                tokens.append(Token(kind: .number(String(number)), offset: start))
                 continue
             }
-            if character.isLetter || character == "_" || character == "@" || character == "$" {
-                var name = String(character)
+            if scalar.properties.isXIDStart || scalar == "_" || scalar == "@" || scalar == "$" {
+                var name = String.UnicodeScalarView([scalar])
                 index += 1
-                while index < characters.count,
-                    characters[index].isLetter || characters[index].isNumber || characters[index] == "_"
-                {
-                    name.append(characters[index])
+                while index < scalars.count, scalars[index].properties.isXIDContinue {
+                    name.append(scalars[index])
                     index += 1
                 }
-                tokens.append(Token(kind: .identifier(name), offset: start))
+                tokens.append(Token(kind: .identifier(String(name)), offset: start))
                 continue
             }
             guard
-                let symbol = symbols.first(where: { symbol in
+                let symbol = Self.symbols.first(where: { symbol in
                     let end = index + symbol.count
-                    return end <= characters.count && String(characters[index..<end]) == symbol
+                    return end <= scalars.count && scalars[index..<end].elementsEqual(symbol)
                 })
             else {
                 throw ObjDBError.predicateSyntax(
-                    predicate: text, position: start, message: "unexpected character '\(character)'")
+                    predicate: text, position: start,
+                    message: "unexpected character '\(scalar)' (U+\(String(scalar.value, radix: 16, uppercase: true)))")
             }
-            tokens.append(Token(kind: .symbol(symbol), offset: start))
+            tokens.append(Token(kind: .symbol(String(String.UnicodeScalarView(symbol))), offset: start))
             index += symbol.count
         }
-        tokens.append(Token(kind: .end, offset: characters.count))
+        tokens.append(Token(kind: .end, offset: scalars.count))
         return tokens
+    }
+
+    /// An ASCII digit: numbers in a predicate are written in ASCII, as in Realm's query language.
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+        scalar >= "0" && scalar <= "9"
     }
 }

@@ -44,6 +44,9 @@ enum QueryOperator: String, Hashable, Sendable {
     /// The collection at `path` holds the object or value (`%@ IN tags`).
     case containsElement = "CONTAINS ELEMENT"
 
+    /// The operator as a predicate spells it.
+    var spelling: String { self == .containsElement ? "IN" : rawValue }
+
     /// The operator with its operands swapped (`5 < x` is `x > 5`).
     var flipped: QueryOperator? {
         switch self {
@@ -105,6 +108,7 @@ extension QueryExpression {
                     "[" + (comparison.options.contains(.caseInsensitive) ? "c" : "")
                     + (comparison.options.contains(.diacriticInsensitive) ? "d" : "") + "]"
             }
+            if comparison.op == .containsElement { return "\(comparison.value) IN\(modifiers) \(path)" }
             return "\(path) \(comparison.op.rawValue)\(modifiers) \(comparison.value)"
         }
     }
