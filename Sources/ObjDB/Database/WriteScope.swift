@@ -81,10 +81,11 @@ final class WriteScope: ObjectWriter {
         if isOpen, ownsTransaction { cancel() }
     }
 
-    /// The write transaction; a precondition of every write.
-    func writeTransaction(_ operation: String) throws -> Transaction {
+    /// The write transaction; a precondition of every write. `operation` names the write for the
+    /// error, and is only made then (it is a string built per object on hot paths).
+    func writeTransaction(_ operation: @autoclosure () -> String) throws -> Transaction {
         guard isOpen, let transaction = snapshot.transaction, !transaction.isReadOnly else {
-            throw ObjDBError.notInWriteTransaction(operation: operation)
+            throw ObjDBError.notInWriteTransaction(operation: operation())
         }
         return transaction
     }

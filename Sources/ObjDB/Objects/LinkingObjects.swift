@@ -12,6 +12,8 @@
 /// ``Map`` of `Origin`'s. An unmanaged object has no linking objects.
 public final class LinkingObjects<Origin: Object>: RandomAccessCollection, Persistable {
     private let property: _ManagedProperty?
+    /// For the value an unmanaged object's declaration made: the origin property it names.
+    let declaredOriginProperty: String?
     /// The linking objects now, looked up once per snapshot.
     private var origins: [Origin] {
         guard let property else { return [] }
@@ -21,10 +23,18 @@ public final class LinkingObjects<Origin: Object>: RandomAccessCollection, Persi
     /// Creates the empty linking objects of an unmanaged object.
     public init() {
         property = nil
+        declaredOriginProperty = nil
+    }
+
+    /// The value of a `@Persisted(originProperty:)` declaration, which schema discovery reads.
+    init(declaringOrigin originProperty: String) {
+        property = nil
+        declaredOriginProperty = originProperty
     }
 
     init(managed property: _ManagedProperty) {
         self.property = property
+        declaredOriginProperty = nil
     }
 
     /// The position of the first object.
@@ -44,3 +54,10 @@ public final class LinkingObjects<Origin: Object>: RandomAccessCollection, Persi
     }
     public func _toStored(_ context: _StoringContext) throws -> StoredValue { .null }
 }
+
+/// Linking objects as declared, of any origin type: what discovery reads their origin property through.
+protocol DeclaredLinkingObjects {
+    var declaredOriginProperty: String? { get }
+}
+
+extension LinkingObjects: DeclaredLinkingObjects {}

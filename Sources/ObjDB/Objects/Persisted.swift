@@ -33,8 +33,7 @@ public struct Persisted<Value: Persistable> {
     public init(wrappedValue: Value, primaryKey: Bool = false, indexed: Bool = false, unique: Bool = false) {
         ordinal = PropertyOrdinal.next()
         unmanagedValue = wrappedValue
-        declaration = PersistedDeclaration(
-            isPrimaryKey: primaryKey, index: unique ? .unique : indexed ? .regular : nil, originProperty: nil)
+        declaration = PersistedDeclaration(isPrimaryKey: primaryKey, index: unique ? .unique : indexed ? .regular : nil)
     }
 
     /// Declares a stored property that starts at its type's default value.
@@ -46,8 +45,9 @@ public struct Persisted<Value: Persistable> {
     /// Declares the inverse of a link: the objects whose `originProperty` links to this one.
     public init<Origin: Object>(originProperty: String) where Value == LinkingObjects<Origin> {
         ordinal = PropertyOrdinal.next()
-        unmanagedValue = LinkingObjects<Origin>()
-        declaration = PersistedDeclaration(isPrimaryKey: false, index: nil, originProperty: originProperty)
+        // Kept in the value, not in every Persisted: the declaration stays small and trivial to copy.
+        unmanagedValue = LinkingObjects<Origin>(declaringOrigin: originProperty)
+        declaration = PersistedDeclaration(isPrimaryKey: false, index: nil)
     }
 
     /// Unavailable: `@Persisted` works only on ``Object`` and ``EmbeddedObject`` subclasses.
@@ -85,17 +85,16 @@ public struct Persisted<Value: Persistable> {
 }
 
 /// The options a ``Persisted`` declaration gave, read once when the schema is discovered.
+/// Nothing reference-counted: every model object holds one per property.
 @usableFromInline
 struct PersistedDeclaration {
     @usableFromInline var isPrimaryKey: Bool
     @usableFromInline var index: IndexKind?
-    @usableFromInline var originProperty: String?
 
     @usableFromInline
-    init(isPrimaryKey: Bool, index: IndexKind?, originProperty: String?) {
+    init(isPrimaryKey: Bool, index: IndexKind?) {
         self.isPrimaryKey = isPrimaryKey
         self.index = index
-        self.originProperty = originProperty
     }
 }
 
@@ -104,12 +103,15 @@ protocol DiscoverableProperty {
     var ordinal: Int { get }
     var declaration: PersistedDeclaration { get }
     var schemaKind: _SchemaKind { get }
+    /// For linking objects, the origin property the declaration names.
+    var originProperty: String? { get }
     /// The current value, for copying an unmanaged object into the store.
     func storedValue(_ context: _StoringContext) throws -> StoredValue
 }
 
 extension Persisted: DiscoverableProperty {
     var schemaKind: _SchemaKind { Value._schemaKind }
+    var originProperty: String? { (unmanagedValue as? any DeclaredLinkingObjects)?.declaredOriginProperty }
     func storedValue(_ context: _StoringContext) throws -> StoredValue {
         try unmanagedValue._toStored(context)
     }

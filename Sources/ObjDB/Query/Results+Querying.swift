@@ -33,11 +33,18 @@ extension Results {
     }
 
     /// The objects sorted by one property (through to-one links: `"user.screenName"`).
+    ///
+    /// - Precondition: `keyPath` names a property of one value, through to-one links. It is
+    ///   checked here: a typo stops the program at this call with a message naming it (as Realm
+    ///   does), never later when the results are read.
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results {
         sorted(by: [SortKey(keyPath, ascending: ascending)])
     }
 
     /// The objects sorted by several properties, the first deciding first.
+    ///
+    /// - Precondition: each key path names a property of one value (checked here, as in
+    ///   ``sorted(byKeyPath:ascending:)``).
     public func sorted(by descriptors: [SortKey]) -> Results {
         var spec = self.spec
         spec.sorts = descriptors
@@ -45,6 +52,9 @@ extension Results {
     }
 
     /// The first object of each distinct combination of the properties at `keyPaths`.
+    ///
+    /// - Precondition: each key path names a property of one value (checked here, as in
+    ///   ``sorted(byKeyPath:ascending:)``).
     public func distinct(by keyPaths: [String]) -> Results {
         var spec = self.spec
         spec.distinctPaths = keyPaths

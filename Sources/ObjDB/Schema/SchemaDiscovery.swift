@@ -214,7 +214,7 @@ final class DiscoveredType: Sendable {
         return PropertySchema(
             name: name, type: kind.type, collection: kind.collection, isOptional: kind.isOptional,
             isPrimaryKey: declaration.isPrimaryKey, index: declaration.index,
-            objectType: kind.objectType.map { self.name(of: $0) }, originProperty: declaration.originProperty)
+            objectType: kind.objectType.map { self.name(of: $0) }, originProperty: property.originProperty)
     }
 
     /// Checks the rules one class must follow on its own; rules across classes are checked by ``Schema/validate()``.
