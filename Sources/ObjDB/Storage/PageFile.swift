@@ -53,17 +53,22 @@ final class PageFile {
         guard offset >= 0, count >= 0 else { return nil }
         if count > size || offset > size - count { refreshSize() }
         guard count <= size, offset <= size - count else { return nil }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+        // Uninitialised: every byte is read before the array is used, or the array is dropped.
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let got = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { break }
+                done += got
             }
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { return nil }
-            done += got
+            complete = done == count
+            // Only a fully read buffer is kept; a short one is zeroed so that the array is never uninitialised.
+            if !complete { buffer.initialize(repeating: 0) }
+            initialized = count
         }
-        return bytes
+        return complete ? bytes : nil
     }
 }
 
