@@ -166,18 +166,33 @@ enum KeyOrder {
     }
 
     /// `a` compared with `b`: negative, zero or positive; `nil` for integer keys of different sizes.
-    func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int? {
+    func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int? {
         switch self {
         case .bytes:
-            for (x, y) in zip(a, b) where x != y { return Int(x) - Int(y) }
+            let common = min(a.count, b.count)
+            if common > 0 {
+                let comparison = memcmp(a.baseAddress!, b.baseAddress!, common)
+                if comparison != 0 { return Int(comparison) }
+            }
             return a.count - b.count
         case .reverseBytes:
-            for (x, y) in zip(a.reversed(), b.reversed()) where x != y { return Int(x) - Int(y) }
+            if let comparison = Self.compareFromEnd(a, b, count: min(a.count, b.count)) { return comparison }
             return a.count - b.count
         case .integer:
             guard a.count == b.count else { return nil }
-            for (x, y) in zip(a.reversed(), b.reversed()) where x != y { return Int(x) - Int(y) }
-            return 0
+            return Self.compareFromEnd(a, b, count: a.count) ?? 0
         }
+    }
+
+    /// The first difference of the last `count` bytes of `a` and `b`, read from the end; `nil` when there is none.
+    private static func compareFromEnd(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, count: Int) -> Int? {
+        var index = 1
+        while index <= count {
+            let x = a[a.count - index]
+            let y = b[b.count - index]
+            if x != y { return Int(x) - Int(y) }
+            index += 1
+        }
+        return nil
     }
 }

@@ -95,7 +95,10 @@ final class PageWalker {
 
     struct Tree {
         enum Kind { case free, main, named, duplicates }
-        let name: String
+        /// The database's name, or for duplicates the name of the database they are in.
+        let baseName: String
+        /// For the duplicates of one key, that key (described only when a problem is reported).
+        let duplicatesOf: ArraySlice<UInt8>?
         let kind: Kind
         let record: TreeRecord
         let keyOrder: KeyOrder
@@ -104,8 +107,15 @@ final class PageWalker {
         /// `MDB_DUPFIXED`: duplicates are `LEAF2` pages of fixed-size values.
         let duplicateFixed: Bool
 
-        init(name: String, kind: Kind, record: TreeRecord, flags: Int) {
-            self.name = name
+        /// The name problems are reported under: `plain`, or `plain (duplicates of 'key')`.
+        var name: String {
+            guard let duplicatesOf else { return baseName }
+            return "\(baseName) (duplicates of \(describeKey(duplicatesOf)))"
+        }
+
+        init(name: String, kind: Kind, record: TreeRecord, flags: Int, duplicatesOf: ArraySlice<UInt8>? = nil) {
+            baseName = name
+            self.duplicatesOf = duplicatesOf
             self.kind = kind
             self.record = record
             let sorted = flags & Int(MDB_DUPSORT) != 0
@@ -182,11 +192,11 @@ final class PageWalker {
             let nodes = readNodes(
                 page, base: 0, size: pageSize, isBranch: isBranch, pageNumber: pageNumber, of: tree)
         else { return }
-        let keyed = isBranch ? nodes.dropFirst() : nodes[...]
+        let first = isBranch ? 1 : 0
         guard
             checkOrder(
-                keyed.map { page[$0.key] }, order: tree.keyOrder, lower: lower, upper: upper,
-                pageNumber: pageNumber, of: tree, what: isBranch ? "separator key" : "key")
+                page, count: nodes.count - first, key: { nodes[first + $0].key }, order: tree.keyOrder,
+                lower: lower, upper: upper, pageNumber: pageNumber, of: tree, what: isBranch ? "separator key" : "key")
         else { return }
         if isBranch {
             for (index, node) in nodes.enumerated() {
@@ -216,7 +226,7 @@ final class PageWalker {
         let sub = PageCheck.subDataFlag
         let dup = PageCheck.duplicateDataFlag
         let name = tree.name
-        let keyText = describeKey(page[node.key])
+        var keyText: String { describeKey(page[node.key]) }
         switch node.flags {
         case 0, big:
             if tree.kind == .duplicates {
@@ -251,7 +261,7 @@ final class PageWalker {
             }
             let flags = tree.record.flags
             let duplicates = Tree(
-                name: "\(name) (duplicates of \(keyText))", kind: .duplicates, record: record, flags: flags)
+                name: name, kind: .duplicates, record: record, flags: flags, duplicatesOf: page[node.key])
             walk(duplicates)
             counts.entries += record.entries
         default:
@@ -274,8 +284,7 @@ final class PageWalker {
             return report(pageNumber, name, "a sub-page of duplicates has flags \(hex(flags))")
         }
         let duplicates = Tree(
-            name: "\(name) (duplicates of \(describeKey(page[node.key])))", kind: .duplicates, record: tree.record,
-            flags: tree.record.flags)
+            name: name, kind: .duplicates, record: tree.record, flags: tree.record.flags, duplicatesOf: page[node.key])
         var subCounts = Counts()
         if flags & PageCheck.leaf2Flag != 0 {
             walkFixedLeaf(
@@ -291,8 +300,8 @@ final class PageWalker {
             }
             guard
                 checkOrder(
-                    nodes.map { page[$0.key] }, order: duplicates.keyOrder, lower: nil, upper: nil,
-                    pageNumber: pageNumber, of: duplicates, what: "duplicate")
+                    page, count: nodes.count, key: { nodes[$0].key }, order: duplicates.keyOrder, lower: nil,
+                    upper: nil, pageNumber: pageNumber, of: duplicates, what: "duplicate")
             else { return }
             subCounts.entries = UInt64(nodes.count)
         }
@@ -313,11 +322,10 @@ final class PageWalker {
         guard width <= maxKeySize, count * width <= size - PageCheck.headerSize else {
             return report(pageNumber, tree.name, "\(count) fixed-size values of \(width) bytes do not fit in the page")
         }
-        let values = (0..<count).map { page[(start + $0 * width)..<(start + ($0 + 1) * width)] }
         guard
             checkOrder(
-                values, order: tree.keyOrder, lower: lower, upper: upper, pageNumber: pageNumber, of: tree,
-                what: "value")
+                page, count: count, key: { (start + $0 * width)..<(start + ($0 + 1) * width) }, order: tree.keyOrder,
+                lower: lower, upper: upper, pageNumber: pageNumber, of: tree, what: "value")
         else { return }
         counts.entries += UInt64(count)
     }
@@ -436,35 +444,45 @@ final class PageWalker {
     }
 
     /// Keys strictly ascending, and within the separators the parent pages give.
+    ///
+    /// `key(i)` is where the `i`th of `count` keys lies in `page` (inside it: ``readNodes`` checked that).
     private func checkOrder(
-        _ keys: [ArraySlice<UInt8>], order: KeyOrder, lower: [UInt8]?, upper: [UInt8]?, pageNumber: Int,
-        of tree: Tree, what: String
+        _ page: [UInt8], count: Int, key: (Int) -> Range<Int>, order: KeyOrder, lower: [UInt8]?, upper: [UInt8]?,
+        pageNumber: Int, of tree: Tree, what: String
     ) -> Bool {
-        var previous: ArraySlice<UInt8>? = nil
-        for (index, key) in keys.enumerated() {
-            if let previous {
-                guard let comparison = order.compare(previous, key) else {
-                    report(pageNumber, tree.name, "integer \(what)s of different sizes")
-                    return false
-                }
-                guard comparison < 0 else {
-                    report(pageNumber, tree.name, "\(what) \(index) is not after the one before it")
-                    return false
-                }
+        let failure: String? = page.withUnsafeBytes { bytes in
+            func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+                precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "a key outside its page")
+                return UnsafeRawBufferPointer(rebasing: bytes[range])
             }
-            if index == 0, let lower {
-                guard let comparison = order.compare(lower[...], key), comparison <= 0 else {
-                    report(pageNumber, tree.name, "\(what) \(index) sorts before its parent's separator")
-                    return false
+            var previous: UnsafeRawBufferPointer? = nil
+            for index in 0..<count {
+                let current = slice(key(index))
+                if let previous {
+                    guard let comparison = order.compare(previous, current) else {
+                        return "integer \(what)s of different sizes"
+                    }
+                    guard comparison < 0 else { return "\(what) \(index) is not after the one before it" }
                 }
-            }
-            if index == keys.count - 1, let upper {
-                guard let comparison = order.compare(key, upper[...]), comparison < 0 else {
-                    report(pageNumber, tree.name, "\(what) \(index) sorts after its parent's next separator")
-                    return false
+                if index == 0, let lower {
+                    let comparison = lower.withUnsafeBytes { order.compare($0, current) }
+                    guard let comparison, comparison <= 0 else {
+                        return "\(what) \(index) sorts before its parent's separator"
+                    }
                 }
+                if index == count - 1, let upper {
+                    let comparison = upper.withUnsafeBytes { order.compare(current, $0) }
+                    guard let comparison, comparison < 0 else {
+                        return "\(what) \(index) sorts after its parent's next separator"
+                    }
+                }
+                previous = current
             }
-            previous = key
+            return nil
+        }
+        if let failure {
+            report(pageNumber, tree.name, failure)
+            return false
         }
         return true
     }
@@ -541,17 +559,18 @@ final class PageWalker {
     private func isSet(_ bits: [UInt64], _ page: Int) -> Bool {
         bits[page / 64] & (1 << UInt64(page % 64)) != 0
     }
+}
 
-    private func describeKey(_ key: ArraySlice<UInt8>) -> String {
-        if !key.isEmpty, key.count <= 64, key.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            return "'\(String(decoding: key, as: UTF8.self))'"
-        }
-        return "key "
-            + key.prefix(16).map {
-                String($0, radix: 16).count == 1 ? "0\(String($0, radix: 16))" : String($0, radix: 16)
-            }.joined()
-            + (key.count > 16 ? "…" : "")
+/// A key as problems show it: as text if it is printable, else its first bytes in hex.
+private func describeKey(_ key: ArraySlice<UInt8>) -> String {
+    if !key.isEmpty, key.count <= 64, key.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+        return "'\(String(decoding: key, as: UTF8.self))'"
     }
+    return "key "
+        + key.prefix(16).map {
+            String($0, radix: 16).count == 1 ? "0\(String($0, radix: 16))" : String($0, radix: 16)
+        }.joined()
+        + (key.count > 16 ? "…" : "")
 }
 
 private func hex(_ value: Int) -> String { "0x" + String(value, radix: 16) }
