@@ -225,7 +225,7 @@ final class PageWalker {
         let big = PageCheck.bigDataFlag
         let sub = PageCheck.subDataFlag
         let dup = PageCheck.duplicateDataFlag
-        let name = tree.name
+        var name: String { tree.name }
         var keyText: String { describeKey(page[node.key]) }
         switch node.flags {
         case 0, big:
@@ -261,7 +261,7 @@ final class PageWalker {
             }
             let flags = tree.record.flags
             let duplicates = Tree(
-                name: name, kind: .duplicates, record: record, flags: flags, duplicatesOf: page[node.key])
+                name: tree.baseName, kind: .duplicates, record: record, flags: flags, duplicatesOf: page[node.key])
             walk(duplicates)
             counts.entries += record.entries
         default:
@@ -273,7 +273,7 @@ final class PageWalker {
     private func walkSubpage(_ node: Node, in page: [UInt8], pageNumber: Int, of tree: Tree, counts: inout Counts) {
         let base = node.dataStart
         let size = node.dataSize
-        let name = tree.name
+        var name: String { tree.name }
         guard size >= PageCheck.headerSize, let flags = page.uint16(at: base + 10) else {
             return report(pageNumber, name, "a sub-page of duplicates is \(size) bytes, too short for its header")
         }
@@ -284,7 +284,8 @@ final class PageWalker {
             return report(pageNumber, name, "a sub-page of duplicates has flags \(hex(flags))")
         }
         let duplicates = Tree(
-            name: name, kind: .duplicates, record: tree.record, flags: tree.record.flags, duplicatesOf: page[node.key])
+            name: tree.baseName, kind: .duplicates, record: tree.record, flags: tree.record.flags,
+            duplicatesOf: page[node.key])
         var subCounts = Counts()
         if flags & PageCheck.leaf2Flag != 0 {
             walkFixedLeaf(
@@ -494,7 +495,7 @@ final class PageWalker {
         let first = page.uint64(at: node.dataStart)!
         let size = node.dataSize
         let needed = (PageCheck.headerSize - 1 + size) / pageSize + 1
-        let name = tree.name
+        var name: String { tree.name }
         guard first >= 2, first <= UInt64(lastPage), UInt64(lastPage) - first + 1 >= UInt64(needed) else {
             report(pageNumber, name, "a value of \(size) bytes points at overflow page \(first), outside 2…\(lastPage)")
             return nil
