@@ -140,6 +140,19 @@ struct InspectCommandsTests {
         #expect(result.output.contains("index TwitterUser.screenName: an entry points at a missing object"))
     }
 
+    @Test func checkListsThePageProblemsOfAFileTooDamagedToOpen() throws {
+        let store = try demoStore()
+        // Cut to four pages: the meta pages now name tree pages past the end, and LMDB refuses the file.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
+        try bytes.prefix(4 * 4096).write(to: URL(fileURLWithPath: store))
+        let result = try inspect([store, "check"])
+        #expect(result.status == 1)
+        #expect(result.error.isEmpty, "\(result.error)")
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("problem: ") && $0.contains("past the end of the file") })
+        #expect(result.output.contains("the store does not open"))
+    }
+
     @Test func exportThenImportRoundTrips() throws {
         let store = try demoStore()
         let export = directory.path + "/export.ndjson"

@@ -10,12 +10,23 @@ struct CheckCommand: Subcommand {
             Verifies that every record decodes, every index entry points at an object holding its
             value and every object is indexed, every link reaches an object, and backlinks match
             links. Exit code 1 and a line per problem. Reads each database once, in key order.
+            First checks the file's pages, so a file too damaged to open still gets its list.
             """)
 
     init(parsing arguments: ParsedCommand) {}
 
     func run(in context: InspectContext) throws -> ToolExitCode {
-        let database = try context.open()
+        try context.requireStore()
+        // Read before LMDB opens the file: a store it refuses (or would fault on) still gets its page problems.
+        let pageProblems = try PageCheck.problems(path: context.path)
+        let database: Database
+        do {
+            database = try context.open()
+        } catch {
+            // Pages that looked wrong unpinned may just be a live writer's reuse; unopenable, they are the report.
+            guard !pageProblems.isEmpty else { throw error }
+            return report(pageProblems.map(\.description), in: context)
+        }
         let terminal = context.terminal
         let progress = ProgressLine(label: "check")
         let count = try StoreCheck(database: database).run(
@@ -32,6 +43,15 @@ struct CheckCommand: Subcommand {
             return .success
         }
         context.print("\(count) problem(s) found")
+        return .failure
+    }
+
+    /// Lists the page problems of a file that does not open (its open error would only send the user here).
+    private func report(_ problems: [String], in context: InspectContext) -> ToolExitCode {
+        for problem in problems {
+            context.print(context.terminal.red("problem") + ": " + DisplayText.escapedString(problem))
+        }
+        context.print("\(problems.count) problem(s) found; the store does not open")
         return .failure
     }
 }
