@@ -100,7 +100,55 @@ extension Results {
         return numbers.isEmpty ? nil : numbers.reduce(0, +) / Double(numbers.count)
     }
 
+    /// The smallest value of `property`, in the property's own type, or `nil` when no object holds one.
+    ///
+    /// ```swift
+    /// let oldest: Date? = try tweets.min(ofProperty: "createdAt")
+    /// ```
+    ///
+    /// - Throws: ``ObjDBError/invalidQuery(type:reason:)`` when `property` does not hold `T`.
+    public func min<T: MinMaxType>(ofProperty property: String) throws -> T? {
+        try typedValues(of: property, as: T.self).min { QueryOrdering.compare($0.1, $1.1, []) < 0 }?.0
+    }
+
+    /// The largest value of `property`, in the property's own type, or `nil` when no object holds one.
+    ///
+    /// ```swift
+    /// let most: Int? = try tweets.max(ofProperty: "retweetCount")
+    /// ```
+    ///
+    /// - Throws: ``ObjDBError/invalidQuery(type:reason:)`` when `property` does not hold `T`.
+    public func max<T: MinMaxType>(ofProperty property: String) throws -> T? {
+        try typedValues(of: property, as: T.self).max { QueryOrdering.compare($0.1, $1.1, []) < 0 }?.0
+    }
+
+    /// The sum of `property` in the property's own type: integers exactly, decimals exactly.
+    ///
+    /// ```swift
+    /// let total: Int = try tweets.sum(ofProperty: "retweetCount")
+    /// ```
+    ///
+    /// - Throws: ``ObjDBError/invalidQuery(type:reason:)`` when `property` does not hold `T`,
+    ///   or when the sum does not fit `T`.
+    public func sum<T: AddableType>(ofProperty property: String) throws -> T {
+        guard let total = T._sum(try typedValues(of: property, as: T.self).map(\.0)) else {
+            throw ObjDBError.invalidQuery(
+                type: binding.schema.name, reason: "the sum of \(property) does not fit in \(T.self)")
+        }
+        return total
+    }
+
     // MARK: Helpers
+
+    private func typedValues<T: MinMaxType>(of property: String, as type: T.Type) throws -> [(T, StoredValue)] {
+        try values(of: property).map { value in
+            guard let typed = T(_aggregated: value) else {
+                throw ObjDBError.invalidQuery(
+                    type: binding.schema.name, reason: "\(property) does not hold \(T.self) values")
+            }
+            return (typed, value)
+        }
+    }
 
     /// These results also filtered by `expression`, compiled and planned now: a bad query fails here.
     func filtered(by expression: QueryExpression) throws -> Results {

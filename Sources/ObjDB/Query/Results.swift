@@ -31,9 +31,12 @@
 /// - ``limit(_:)``
 ///
 /// ### Aggregates
-/// - ``min(ofProperty:)``
-/// - ``max(ofProperty:)``
-/// - ``sum(ofProperty:)``
+/// - ``min(ofProperty:)->StoredValue?``
+/// - ``max(ofProperty:)->StoredValue?``
+/// - ``sum(ofProperty:)->Double``
+/// - ``min(ofProperty:)->T?``
+/// - ``max(ofProperty:)->T?``
+/// - ``sum(ofProperty:)->T``
 /// - ``average(ofProperty:)``
 ///
 /// ### Observing changes
