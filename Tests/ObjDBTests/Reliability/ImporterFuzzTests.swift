@@ -49,7 +49,10 @@ enum JSONFuzzer {
         "\"id_str\":\"nope\"", "\"user\":{}", "\"retweeted_status\":{\"id\":1}", "\u{FEFF}", "\u{0}",
     ]
 
-    static func mutate(_ data: Data, using random: inout SeededGenerator) -> Data {
+    /// `data` damaged one to three times, inserting `fragments` among other changes.
+    static func mutate(
+        _ data: Data, using random: inout SeededGenerator, fragments: [String] = fragments
+    ) -> Data {
         var bytes = [UInt8](data)
         for _ in 0..<Int.random(in: 1...3, using: &random) {
             switch Int.random(in: 0..<6, using: &random) {
