@@ -19,6 +19,8 @@ struct PredicateParser {
     private var position = 0
     private var arguments: [Any]
     private var argumentIndex = 0
+    /// The arguments `$0`, `$1`, … and `$K0`, … named by position.
+    private var positionsUsed = Set<Int>()
 
     init(_ text: String, arguments: [Any]) throws {
         self.text = text
@@ -30,8 +32,9 @@ struct PredicateParser {
     mutating func parse() throws -> QueryExpression {
         let expression = try parseOr()
         guard current.kind == .end else { throw error("unexpected \(current.describe)") }
-        guard argumentIndex == arguments.count else {
-            throw error("\(arguments.count) arguments given, \(argumentIndex) used", at: 0)
+        let used = positionsUsed.union(0..<argumentIndex).count
+        guard used == arguments.count else {
+            throw error("\(arguments.count) arguments given, \(used) used", at: 0)
         }
         return expression
     }
@@ -161,6 +164,24 @@ struct PredicateParser {
             case "FALSE", "NO": return .value(.bool(false))
             default: break
             }
+            if let (position, isKeyPath) = Self.placeholder(name) {
+                guard position < arguments.count else {
+                    throw error("\(name) has no argument: \(arguments.count) given", at: token.offset)
+                }
+                positionsUsed.insert(position)
+                let argument = arguments[position]
+                guard isKeyPath else {
+                    guard let value = QueryArgument.storedValue(argument) else {
+                        throw error(
+                            "an argument of type \(type(of: argument)) cannot be compared", at: token.offset)
+                    }
+                    return .value(value)
+                }
+                guard let keyPath = argument as? String else {
+                    throw error("\(name) needs a key path string argument", at: token.offset)
+                }
+                return .keyPath(keyPath.split(separator: ".").map(String.init))
+            }
             var path = [name]
             while current.kind == .symbol(".") {
                 advance()
@@ -258,6 +279,16 @@ struct PredicateParser {
     }
 
     // MARK: Arguments
+
+    /// The argument position `$3` (a value) or `$K3` (a key path) names, as in Realm's query language.
+    private static func placeholder(_ name: String) -> (position: Int, isKeyPath: Bool)? {
+        guard name.hasPrefix("$") else { return nil }
+        var digits = name.dropFirst()
+        let isKeyPath = digits.hasPrefix("K")
+        if isKeyPath { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let position = Int(digits) else { return nil }
+        return (position, isKeyPath)
+    }
 
     private mutating func takeArgument(at offset: Int) throws -> StoredValue {
         guard argumentIndex < arguments.count else { throw error("%@ has no argument", at: offset) }

@@ -99,3 +99,48 @@ struct PredicateTextTests {
         #expect(throws: ObjDBError.self) { try all.filter(predicate, Date()) }
     }
 }
+
+/// `$0`, `$1`, … and `$K0` name arguments by position, as in Realm's query language (#17.1).
+@Suite("Queries: positional arguments")
+struct PositionalArgumentTests {
+    let directory = TemporaryDirectory()
+
+    private func tweets() throws -> Results<Tweet> {
+        let db = try makeDatabase(directory)
+        try db.write { transaction in
+            for id in 1...4 {
+                let tweet = makeTweet(Int64(id), "t\(id)")
+                tweet.retweetCount = id * 10
+                try transaction.add(tweet)
+            }
+        }
+        return try db.view().objects(Tweet.self)
+    }
+
+    @Test func dollarPlaceholdersNameArgumentsByPosition() throws {
+        let all = try tweets()
+        #expect(try all.filter("retweetCount > $1 AND id < $0", 4, 10).map(\.id) == [2, 3])
+    }
+
+    @Test func aPlaceholderCanBeUsedTwice() throws {
+        let all = try tweets()
+        #expect(try all.filter("id == $0 OR retweetCount == $0", 20).map(\.id) == [2])
+    }
+
+    @Test func aKeyPathPlaceholderNamesAProperty() throws {
+        let all = try tweets()
+        #expect(try all.filter("$K0 >= $1", "retweetCount", 30).map(\.id) == [3, 4])
+    }
+
+    @Test func aPlaceholderBeyondTheArgumentsIsASyntaxError() throws {
+        let all = try tweets()
+        let error = #expect(throws: ObjDBError.self) { try all.filter("id == $1", 1) }
+        #expect(error?.code == .predicateSyntax)
+    }
+
+    @Test func anUnusedArgumentIsASyntaxError() throws {
+        let all = try tweets()
+        let error = #expect(throws: ObjDBError.self) { try all.filter("id == $1", 1, 2) }
+        #expect(error?.code == .predicateSyntax)
+    }
+}
