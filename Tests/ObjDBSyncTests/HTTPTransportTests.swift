@@ -4,6 +4,10 @@ import Testing
 
 @testable import ObjDBSync
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite("URLSession transport", .timeLimit(.minutes(1)))
 struct HTTPTransportTests {
     @Test func sendsTheRequestAndReturnsStatusHeadersAndBody() async throws {
@@ -72,10 +76,11 @@ struct HTTPTransportTests {
     }
 
     @Test func aRefusedConnectionIsATransportErrorWithoutTheQuery() async throws {
-        let server = try LoopbackHTTPServer { _ in .init() }
-        let port = server.port
-        server.stop()
-        let url = URL(string: "http://127.0.0.1:\(port)/search?api-key=SECRET")!
+        // A port bound but never listening refuses connections, and stays ours while the test runs: a
+        // stopped server's port could be taken meanwhile by a server of a test running beside this one.
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let url = URL(string: "http://127.0.0.1:\(refusing.port)/search?api-key=SECRET")!
         let error = await #expect(throws: SyncError.self) {
             try await URLSessionTransport().send(HTTPRequest(url: url))
         }
@@ -88,5 +93,37 @@ extension Result {
     var error: Failure? {
         if case .failure(let error) = self { return error }
         return nil
+    }
+}
+
+/// A loopback TCP port bound without listening: connecting to it is refused until `close()`.
+private struct RefusingPort {
+    struct Failure: Error {}
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure() }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else {
+            Glibc.close(descriptor)
+            throw Failure()
+        }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        Glibc.close(descriptor)
     }
 }
