@@ -350,7 +350,13 @@ final class ChangeNotifier: @unchecked Sendable {
                 silencedByVersion: silenced(through: newVersion), mayKeepSnapshot: mayKeep, log: log)
             state.failingSince = nil
             state.failures = 0
-            deliver(round, to: ready)
+            // An observer whose view is still busy takes this round anyway when every commit in it was
+            // made without notifying it: waiting would fold the silenced commit into a later, heard one.
+            // Its view then queues one more round, which shows nothing.
+            let silencedWaiting = active.values.filter { observer in
+                observer.delivery?.hasPending == true && round.silences(observer.id, since: observer.version)
+            }
+            deliver(round, to: (ready + silencedWaiting).sorted { $0.id < $1.id })
             state.version = newVersion
             forgetSilenced(through: active.values.compactMap(\.version).min() ?? newVersion)
             // A round on a silenced write's own snapshot may have taken the wake-up of a later commit.

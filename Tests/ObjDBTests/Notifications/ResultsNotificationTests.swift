@@ -172,6 +172,31 @@ struct ResultsNotificationTests {
             ])
     }
 
+    @Test func aSilencedWriteIsNotFoldedIntoTheNextWhileTheObserversQueueIsBusy() throws {
+        let database = try counterStore(directory)
+        let queue = DispatchQueue(label: "observer")
+        let inbox = Inbox<Delivery>()
+        let token = try onQueue(queue) {
+            try database.view(queue: queue).objects(Counter.self).observe { inbox.append(Delivery($0)) }
+        }
+        inbox.wait(for: 1)
+        let busy = DispatchSemaphore(value: 0)
+        queue.async { busy.wait() }
+        // The first write's round is worked out, and waits on the busy queue, before the silenced one commits.
+        try database.write { try $0.create(Counter.self, value: ["id": 1]) }
+        database.notifier.runRound()
+        try database.write(withoutNotifying: [token]) { try $0.create(Counter.self, value: ["id": 2]) }
+        try database.write { try $0.create(Counter.self, value: ["id": 3]) }
+        database.notifier.runRound()
+        busy.signal()
+        let deliveries = inbox.wait(for: 3)
+        #expect(
+            deliveries.dropFirst() == [
+                Delivery(isInitial: false, ids: [1], insertions: [0]),
+                Delivery(isInitial: false, ids: [1, 2, 3], insertions: [2]),
+            ])
+    }
+
     @Test func aBusyViewQueueHoldsBackRoundsInsteadOfPinningOneEach() throws {
         let database = try counterStore(directory)
         let queue = DispatchQueue(label: "observer")
