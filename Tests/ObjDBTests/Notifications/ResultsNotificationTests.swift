@@ -130,22 +130,17 @@ struct ResultsNotificationTests {
         withExtendedLifetime((silencedToken, otherToken)) {}
     }
 
-    @Test func aSilencedWriteRightAfterAnotherIsNotFoldedIntoIt() throws {
-        let database = try counterStore(directory)
-        let (token, inbox) = try observeCounters(in: database)
-        inbox.wait(for: 1)
-        try database.write { try $0.create(Counter.self, value: ["id": 1]) }
-        try database.write(withoutNotifying: [token]) { try $0.create(Counter.self, value: ["id": 2]) }
-        try database.write { try $0.create(Counter.self, value: ["id": 3]) }
-        let deliveries = inbox.wait(for: 3)
-        #expect(
-            deliveries.dropFirst() == [
-                Delivery(isInitial: false, ids: [1], insertions: [0]),
-                Delivery(isInitial: false, ids: [1, 2, 3], insertions: [2]),
-            ])
-    }
+    /// What an observer of counters hears of ids 1, 2 and 3 added in turn, the second without notifying it.
+    static let secondWriteUnheard = [
+        Delivery(isInitial: false, ids: [1], insertions: [0]),
+        Delivery(isInitial: false, ids: [1, 2, 3], insertions: [2]),
+    ]
 
-    @Test func aSilencedWriteStaysUnheardByAnObserverWhoseQueueWasBusyThrough() throws {
+    /// An observer of every counter on a queue of its own, past its initial delivery, whose
+    /// queue stays busy until `busy` is signalled.
+    private func observeCountersOnABusyQueue() throws -> (
+        Database, NotificationToken, Inbox<Delivery>, DispatchSemaphore
+    ) {
         let database = try counterStore(directory)
         let queue = DispatchQueue(label: "observer")
         let inbox = Inbox<Delivery>()
@@ -155,6 +150,21 @@ struct ResultsNotificationTests {
         inbox.wait(for: 1)
         let busy = DispatchSemaphore(value: 0)
         queue.async { busy.wait() }
+        return (database, token, inbox, busy)
+    }
+
+    @Test func aSilencedWriteRightAfterAnotherIsNotFoldedIntoIt() throws {
+        let database = try counterStore(directory)
+        let (token, inbox) = try observeCounters(in: database)
+        inbox.wait(for: 1)
+        try database.write { try $0.create(Counter.self, value: ["id": 1]) }
+        try database.write(withoutNotifying: [token]) { try $0.create(Counter.self, value: ["id": 2]) }
+        try database.write { try $0.create(Counter.self, value: ["id": 3]) }
+        #expect(Array(inbox.wait(for: 3).dropFirst()) == Self.secondWriteUnheard)
+    }
+
+    @Test func aSilencedWriteStaysUnheardByAnObserverWhoseQueueWasBusyThrough() throws {
+        let (database, token, inbox, busy) = try observeCountersOnABusyQueue()
         // The first write's round waits on the busy queue while the silenced write commits.
         try database.write { try $0.create(Counter.self, value: ["id": 1]) }
         database.notifier.runRound()
@@ -164,24 +174,11 @@ struct ResultsNotificationTests {
         inbox.wait(for: 2)
         database.notifier.runRound()
         try database.write { try $0.create(Counter.self, value: ["id": 3]) }
-        let deliveries = inbox.wait(for: 3)
-        #expect(
-            deliveries.dropFirst() == [
-                Delivery(isInitial: false, ids: [1], insertions: [0]),
-                Delivery(isInitial: false, ids: [1, 2, 3], insertions: [2]),
-            ])
+        #expect(Array(inbox.wait(for: 3).dropFirst()) == Self.secondWriteUnheard)
     }
 
     @Test func aSilencedWriteIsNotFoldedIntoTheNextWhileTheObserversQueueIsBusy() throws {
-        let database = try counterStore(directory)
-        let queue = DispatchQueue(label: "observer")
-        let inbox = Inbox<Delivery>()
-        let token = try onQueue(queue) {
-            try database.view(queue: queue).objects(Counter.self).observe { inbox.append(Delivery($0)) }
-        }
-        inbox.wait(for: 1)
-        let busy = DispatchSemaphore(value: 0)
-        queue.async { busy.wait() }
+        let (database, token, inbox, busy) = try observeCountersOnABusyQueue()
         // The first write's round is worked out, and waits on the busy queue, before the silenced one commits.
         try database.write { try $0.create(Counter.self, value: ["id": 1]) }
         database.notifier.runRound()
@@ -189,24 +186,11 @@ struct ResultsNotificationTests {
         try database.write { try $0.create(Counter.self, value: ["id": 3]) }
         database.notifier.runRound()
         busy.signal()
-        let deliveries = inbox.wait(for: 3)
-        #expect(
-            deliveries.dropFirst() == [
-                Delivery(isInitial: false, ids: [1], insertions: [0]),
-                Delivery(isInitial: false, ids: [1, 2, 3], insertions: [2]),
-            ])
+        #expect(Array(inbox.wait(for: 3).dropFirst()) == Self.secondWriteUnheard)
     }
 
     @Test func aBusyViewQueueHoldsBackRoundsInsteadOfPinningOneEach() throws {
-        let database = try counterStore(directory)
-        let queue = DispatchQueue(label: "observer")
-        let inbox = Inbox<Delivery>()
-        let token = try onQueue(queue) {
-            try database.view(queue: queue).objects(Counter.self).observe { inbox.append(Delivery($0)) }
-        }
-        inbox.wait(for: 1)
-        let busy = DispatchSemaphore(value: 0)
-        queue.async { busy.wait() }
+        let (database, token, inbox, busy) = try observeCountersOnABusyQueue()
         for id in 1...20 {
             try database.write { try $0.create(Counter.self, value: ["id": id]) }
             database.notifier.runRound()
