@@ -86,7 +86,7 @@ struct QueryDifferentialTests {
             if round % 7 == 0 {
                 let (descriptor, compare) = generator.sort()
                 random = generator.random
-                let sorted = results.sorted(by: [descriptor, SortKey("id")]).map(\.id)
+                let sorted = try results.sorted(by: [descriptor, SortKey("id")]).map(\.id)
                 let reference = rows.filter { predicate.evaluate($0) }
                     .sorted { compare($0, $1) ?? ($0.id < $1.id) }.map(\.id)
                 #expect(sorted == reference, "round \(round): sorted by \(descriptor)")
