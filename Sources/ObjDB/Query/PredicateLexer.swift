@@ -44,7 +44,7 @@ struct Lexer {
 
     private static let symbols: [[Unicode.Scalar]] = [
         "==", "!=", "<>", "<=", ">=", "=<", "=>", "&&", "||", "=", "<", ">", "!", "(", ")", "{", "}", "[", "]", ",",
-        ".",
+        ".", "+", "-", "*", "/",
     ].map { Array($0.unicodeScalars) }
 
     func tokens() throws -> [Token] {
