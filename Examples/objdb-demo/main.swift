@@ -58,7 +58,7 @@ do {
     let view = try db.view()
     let tweets = view.objects(Tweet.self)
     print("Imported \(tweets.count) tweets by \(view.objects(TwitterUser.self).count) users in 5 pages")
-    let newest = tweets.sorted(byKeyPath: "id", ascending: false).limit(1).first
+    let newest = tweets.sorted(by: \.id, ascending: false).limit(1).first
     print("Paging: since_id = \(newest?.id ?? 0), max_id = \((tweets.first?.id ?? 1) - 1)")
 
     let popular = try tweets.filter("retweetCount > %@ AND user.screenName == %@", 50, "swiftlang")

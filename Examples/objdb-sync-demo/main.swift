@@ -42,7 +42,7 @@ func run(storePath: String) async throws {
     let queue = DispatchQueue(label: "objdb-sync-demo.observer")
     let delivered = Mutex(-1)  // the tweet count of the last change set printed
     let token = try queue.sync {
-        try database.view(queue: queue).objects(Tweet.self).sorted(byKeyPath: "id", ascending: false).observe {
+        try database.view(queue: queue).objects(Tweet.self).sorted(by: \.id, ascending: false).observe {
             change in
             switch change {
             case .initial(let tweets):
@@ -109,7 +109,7 @@ func run(storePath: String) async throws {
 
     section("The newest tweets and their users")
     let view = try database.view()
-    for tweet in view.objects(Tweet.self).sorted(byKeyPath: "id", ascending: false).prefix(5) {
+    for tweet in view.objects(Tweet.self).sorted(by: \.id, ascending: false).prefix(5) {
         let user = tweet.user.map { "@\($0.screenName) (\($0.name), \($0.followersCount) followers)" } ?? "?"
         var kind = ""
         if let original = tweet.retweetedStatus { kind = "  [retweet of \(original.id)]" }

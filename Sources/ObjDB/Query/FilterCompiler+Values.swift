@@ -8,7 +8,10 @@ extension FilterCompiler {
         let op = comparison.op
         let label = "\(schema.name) (\(schema.type.rawValue))"
         if !comparison.options.isEmpty, schema.type != .string {
-            throw invalid("[c] and [d] compare strings, but \(label) is not one")
+            // As in Realm, `[c]` also compares binary data (as UTF-8 text).
+            guard schema.type == .data, comparison.options == .caseInsensitive else {
+                throw invalid("[c] and [d] compare strings, but \(label) is not one")
+            }
         }
         let readsAsNil = schema.isOptional || schema.type == .object || schema.type == .embedded
         if op == .in, case .list(let values) = comparison.value, values.contains(where: \.isNull) {
@@ -33,6 +36,9 @@ extension FilterCompiler {
         var test: FieldTest
         switch schema.type {
         case .int, .int8, .int16, .int32, .int64:
+            if let infinite = constants.first(where: { $0.isInfinity }) {
+                throw invalid("\(label) cannot be compared with \(infinite): an integer has no infinity (as in Realm)")
+            }
             if let integers = constants.map(\.intValue) as? [Int64] {
                 test = try ordered(op, label, .integer, schema.type, integers: integers, into: &builder)
             } else {
@@ -62,30 +68,53 @@ extension FilterCompiler {
             test = try ordered(op, label, .bool, .bool, integers: flags, into: &builder)
         case .string:
             let texts = try constants.map { constant -> String in
-                guard case .string(let text) = constant else { throw mismatch(label, constant) }
-                return text
+                switch constant {
+                case .string(let text): return text
+                // A `B64"…"` literal: its bytes as the UTF-8 they would be, as Realm reads it.
+                case .data(let data): return String(decoding: data, as: UTF8.self)
+                default: throw mismatch(label, constant)
+                }
             }
             test = try stringTest(op, texts, options: comparison.options, label: label, into: &builder)
         case .data:
             let blobs = try constants.map { constant -> [UInt8] in
-                guard case .data(let data) = constant else { throw mismatch(label, constant) }
-                return Array(data)
+                switch constant {
+                case .data(let data): return Array(data)
+                // A string literal compares with data as its UTF-8 bytes, as in Realm.
+                case .string(let text): return Array(text.utf8)
+                default: throw mismatch(label, constant)
+                }
             }
-            test = try bytesTest(op, blobs, type: .data, label: label, into: &builder)
+            if op == .like || !comparison.options.isEmpty {
+                // Realm's `LIKE` and `[c]` on data read the bytes as text.
+                test = try stringTest(
+                    op, blobs.map { String(decoding: $0, as: UTF8.self) }, options: comparison.options, label: label,
+                    into: &builder)
+            } else {
+                test = try bytesTest(op, blobs, type: .data, label: label, into: &builder)
+            }
         case .uuid:
             let ids = try constants.map { constant -> [UInt8] in
                 guard case .uuid(let uuid) = constant else { throw mismatch(label, constant) }
                 return withUnsafeBytes(of: uuid.uuid) { Array($0) }
             }
-            guard [.equal, .notEqual, .in].contains(op) else {
-                throw invalid("\(label) compares with ==, != and IN only")
+            // UUIDs order by their 16 bytes, as Realm orders them (the order of their hexadecimal text).
+            guard ![.beginsWith, .endsWith, .contains, .like].contains(op) else {
+                throw invalid("\(label) compares with ==, !=, <, <=, >, >=, IN and BETWEEN only")
             }
             test = try bytesTest(op, ids, type: .uuid, label: label, into: &builder)
         case .decimal:
+            if let special = constants.first(where: { $0.isInfinity || $0.isNaN }) {
+                test = try decimalAgainstNonFinite(op, special, constants.count, label)
+                break
+            }
             let decimals = try constants.map { constant -> Decimal in
                 switch constant {
                 case .decimal(let decimal): return decimal
                 case .int(let number): return Decimal(number)
+                case .float(let number):
+                    return Decimal(string: "\(number)", locale: Locale(identifier: "en_US_POSIX"))
+                        ?? Decimal(Double(number))
                 case .double(let number):
                     // Through its shortest text, so 0.1 is the decimal 0.1, not the binary double's expansion.
                     return Decimal(string: "\(number)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(number)
@@ -136,9 +165,32 @@ extension FilterCompiler {
             case .int(let number): return Double(number)
             case .double(let number): return number
             case .float(let number): return Double(number)
+            // A literal with more digits than a Double holds: the Double nearest it.
+            case .decimal(let number): return Double("\(number)") ?? NSDecimalNumber(decimal: number).doubleValue
             default: throw mismatch(label, constant)
             }
         }
+    }
+
+    /// A `Decimal` against `inf`, `-inf` or `NaN`, which no decimal is: every decimal lies below
+    /// infinity and above minus infinity, and equals no NaN.
+    private func decimalAgainstNonFinite(_ op: QueryOperator, _ constant: StoredValue, _ count: Int, _ label: String)
+        throws -> FieldTest
+    {
+        guard count == 1, case .double(let special) = constant else {
+            throw invalid("\(label) cannot be compared with a list holding \(constant)")
+        }
+        let outcome: Bool
+        switch op {
+        case .equal: outcome = false
+        case .notEqual: outcome = true
+        case .less, .lessOrEqual: outcome = special == .infinity
+        case .greater, .greaterOrEqual: outcome = special == -.infinity
+        default: throw invalid("\(op.spelling) does not apply to \(label)")
+        }
+        var test = FieldTest(kind: .constant, op: .equal, type: .decimal, nilOutcome: op == .notEqual)
+        test.constantOutcome = outcome
+        return test
     }
 
     private func mismatch(_ label: String, _ constant: StoredValue) -> ObjDBError {
@@ -257,5 +309,24 @@ extension FilterCompiler {
 
     private static func pair(_ value: (offset: Int, count: Int)) -> (Int64, Int64) {
         (Int64(value.offset), Int64(value.count))
+    }
+}
+
+extension StoredValue {
+    /// Whether the value is a `Double` or `Float` infinity (`inf`, `-inf`).
+    fileprivate var isInfinity: Bool {
+        switch self {
+        case .double(let number): return number.isInfinite
+        case .float(let number): return number.isInfinite
+        default: return false
+        }
+    }
+
+    fileprivate var isNaN: Bool {
+        switch self {
+        case .double(let number): return number.isNaN
+        case .float(let number): return number.isNaN
+        default: return false
+        }
     }
 }

@@ -6,6 +6,8 @@ struct Token {
         case number(String)
         case argument(String)
         case symbol(String)
+        /// A literal read whole by the lexer (a date, `uuid(…)`, `B64"…"`, `inf`, `NaN`), with its text.
+        case literal(StoredValue, String)
         case end
     }
 
@@ -24,6 +26,7 @@ struct Token {
         case .number(let text): return "the number \(text)"
         case .argument(let text): return text
         case .symbol(let symbol): return "'\(symbol)'"
+        case .literal(_, let text): return text
         case .end: return "the end of the predicate"
         }
     }
@@ -68,6 +71,23 @@ struct Lexer {
                         switch escaped {
                         case "n": value.append("\n")
                         case "t": value.append("\t")
+                        case "r": value.append("\r")
+                        case "b": value.append("\u{8}")
+                        case "f": value.append("\u{C}")
+                        case "0": value.append("\0")
+                        case "u":
+                            // Realm's `\uXXXX`: four hexadecimal digits.
+                            let digits = index + 2 + 4 <= scalars.count ? scalars[(index + 2)..<(index + 6)] : []
+                            guard digits.count == 4, digits.allSatisfy(Self.isHexDigit),
+                                let code = UInt32(String(String.UnicodeScalarView(digits)), radix: 16),
+                                let decoded = Unicode.Scalar(code)
+                            else {
+                                throw ObjDBError.predicateSyntax(
+                                    predicate: text, position: index, message: "\\u needs four hexadecimal digits")
+                            }
+                            value.append(decoded)
+                            index += 6
+                            continue
                         default: value.append(escaped)
                         }
                         index += 2
@@ -95,8 +115,11 @@ struct Lexer {
                 index += 2
                 continue
             }
-            if Self.isDigit(scalar) || (scalar == "-" && index + 1 < scalars.count && Self.isDigit(scalars[index + 1]))
-            {
+            if let literal = try literal(at: &index) {
+                tokens.append(literal)
+                continue
+            }
+            if startsNumber(at: index) {
                 var number = String.UnicodeScalarView([scalar])
                 index += 1
                 while index < scalars.count,
@@ -104,6 +127,15 @@ struct Lexer {
                         || scalars[index] == "E"
                         || ((scalars[index] == "-" || scalars[index] == "+")
                             && (scalars[index - 1] == "e" || scalars[index - 1] == "E"))
+                        || (Self.isHexDigit(scalars[index]) || scalars[index] == "x" || scalars[index] == "X")
+                            && isHexNumber(from: start)
+                {
+                    number.append(scalars[index])
+                    index += 1
+                }
+                // Realm's `f` suffix: a Float.
+                if index < scalars.count, scalars[index] == "f" || scalars[index] == "F", !isHexNumber(from: start),
+                    index + 1 == scalars.count || !scalars[index + 1].properties.isXIDContinue
                 {
                     number.append(scalars[index])
                     index += 1
@@ -141,5 +173,153 @@ struct Lexer {
     /// An ASCII digit: numbers in a predicate are written in ASCII, as in Realm's query language.
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
         scalar >= "0" && scalar <= "9"
+    }
+
+    private static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {
+        isDigit(scalar) || (scalar >= "a" && scalar <= "f") || (scalar >= "A" && scalar <= "F")
+    }
+
+    // MARK: Literals
+
+    /// Whether a number starts at `index`: a digit, or `+`, `-` or `.` before one.
+    private func startsNumber(at index: Int) -> Bool {
+        func digit(_ offset: Int) -> Bool { index + offset < scalars.count && Self.isDigit(scalars[index + offset]) }
+        switch scalars[index] {
+        case "0"..."9": return true
+        case ".": return digit(1)
+        case "+", "-": return digit(1) || (index + 1 < scalars.count && scalars[index + 1] == "." && digit(2))
+        default: return false
+        }
+    }
+
+    /// Whether the number starting at `start` is hexadecimal: `0x…`, after an optional sign.
+    private func isHexNumber(from start: Int) -> Bool {
+        var index = start
+        if scalars[index] == "+" || scalars[index] == "-" { index += 1 }
+        return index + 1 < scalars.count && scalars[index] == "0"
+            && (scalars[index + 1] == "x" || scalars[index + 1] == "X")
+    }
+
+    /// The literal Realm reads at `index` as one token (a date, `T<s>:<ns>`, `uuid(…)`, `B64"…"`,
+    /// `inf`, `NaN`), moving `index` past it; `nil` (and `index` unmoved) when none starts there.
+    private func literal(at index: inout Int) throws -> Token? {
+        let start = index
+        func fail(_ message: String) -> ObjDBError {
+            .predicateSyntax(predicate: text, position: start, message: message)
+        }
+        func spelled(_ end: Int) -> String { String(String.UnicodeScalarView(scalars[start..<end])) }
+        func value<T>(_ result: Result<T, LiteralError>) throws -> T {
+            switch result {
+            case .success(let value): return value
+            case .failure(let error): throw fail(error.message)
+            }
+        }
+        let scalar = scalars[index]
+
+        if Self.isDigit(scalar), let (fields, end) = try dateFields(at: start) {
+            let date = try value(PredicateLiteral.date(fields))
+            index = end
+            return Token(kind: .literal(.date(date), spelled(end)), offset: start)
+        }
+        if scalar == "T", let (seconds, afterSeconds) = signedDigits(at: start + 1), afterSeconds < scalars.count,
+            scalars[afterSeconds] == ":"
+        {
+            guard let (nanoseconds, end) = signedDigits(at: afterSeconds + 1) else {
+                throw fail("a timestamp is T<seconds>:<nanoseconds>, such as T1512130073:0")
+            }
+            guard let seconds, let nanoseconds else { throw fail("\(spelled(end)) is out of range") }
+            let date = try value(PredicateLiteral.timestamp(seconds, nanoseconds))
+            index = end
+            return Token(kind: .literal(.date(date), spelled(end)), offset: start)
+        }
+
+        var wordStart = start
+        if scalar == "+" || scalar == "-" { wordStart += 1 }
+        guard wordStart < scalars.count, scalars[wordStart].properties.isXIDStart else { return nil }
+        var end = wordStart + 1
+        while end < scalars.count, scalars[end].properties.isXIDContinue { end += 1 }
+        let word = String(String.UnicodeScalarView(scalars[wordStart..<end]))
+        if let special = PredicateLiteral.special(word) {
+            index = end
+            return Token(
+                kind: .literal(.double(scalar == "-" ? -special : special), spelled(end)), offset: start)
+        }
+        guard wordStart == start else { return nil }
+        let opensParenthesis = end < scalars.count && scalars[end] == "("
+        switch word {
+        case "uuid" where opensParenthesis:
+            guard let close = scalars[end...].firstIndex(of: ")") else { throw fail("uuid( needs its closing ')'") }
+            let uuid = try value(PredicateLiteral.uuid(String(String.UnicodeScalarView(scalars[(end + 1)..<close]))))
+            index = close + 1
+            return Token(kind: .literal(.uuid(uuid), spelled(close + 1)), offset: start)
+        case "oid" where opensParenthesis:
+            throw fail("ObjectId literals (oid(…)) need a property type ObjDB does not have")
+        case _ where word.uppercased() == "B64" && end < scalars.count && (scalars[end] == "\"" || scalars[end] == "'"):
+            let quote = scalars[end]
+            guard let close = scalars[(end + 1)...].firstIndex(of: quote) else {
+                throw fail("B64\" needs its closing quote")
+            }
+            let data = try value(
+                PredicateLiteral.base64(String(String.UnicodeScalarView(scalars[(end + 1)..<close]))))
+            index = close + 1
+            return Token(kind: .literal(.data(data), spelled(close + 1)), offset: start)
+        default:
+            return nil
+        }
+    }
+
+    /// The fields of `YYYY-MM-DD@HH:MM:SS[:NANOS]` (or with `T` for `@`) at `start` and the index
+    /// past it; `nil` when no date starts there (no `@` or `T` after three numbers joined by `-`).
+    private func dateFields(at start: Int) throws -> ([Int64], Int)? {
+        var fields: [Int64] = []
+        var index = start
+        for separator in ["-", "-"] as [Unicode.Scalar] {
+            guard let (field, end) = digits(at: index), end < scalars.count, scalars[end] == separator else {
+                return nil
+            }
+            fields.append(field ?? .max)
+            index = end + 1
+        }
+        guard let (day, afterDay) = digits(at: index), afterDay < scalars.count,
+            scalars[afterDay] == "@" || scalars[afterDay] == "T"
+        else { return nil }
+        fields.append(day ?? .max)
+        index = afterDay + 1
+        for field in 0..<4 {
+            if field > 0 {
+                guard index < scalars.count, scalars[index] == ":" else {
+                    if field == 3 { break }
+                    throw ObjDBError.predicateSyntax(
+                        predicate: text, position: start,
+                        message: "a date is YYYY-MM-DD@HH:MM:SS or YYYY-MM-DD@HH:MM:SS:NANOS")
+                }
+                index += 1
+            }
+            guard let (value, end) = digits(at: index) else {
+                throw ObjDBError.predicateSyntax(
+                    predicate: text, position: start,
+                    message: "a date is YYYY-MM-DD@HH:MM:SS or YYYY-MM-DD@HH:MM:SS:NANOS")
+            }
+            fields.append(value ?? .max)
+            index = end
+        }
+        return (fields, index)
+    }
+
+    /// The ASCII digits at `index` as a number (`nil` past Int64) and the index past them; `nil` without a digit.
+    private func digits(at index: Int) -> (Int64?, Int)? {
+        var end = index
+        while end < scalars.count, Self.isDigit(scalars[end]) { end += 1 }
+        guard end > index else { return nil }
+        return (Int64(String(String.UnicodeScalarView(scalars[index..<end]))), end)
+    }
+
+    /// Like ``digits(at:)`` after an optional `+` or `-`.
+    private func signedDigits(at index: Int) -> (Int64?, Int)? {
+        guard index < scalars.count else { return nil }
+        let negative = scalars[index] == "-"
+        let signed = negative || scalars[index] == "+"
+        guard let (magnitude, end) = digits(at: signed ? index + 1 : index) else { return nil }
+        return (magnitude.map { negative ? -$0 : $0 }, end)
     }
 }

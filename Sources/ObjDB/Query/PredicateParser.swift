@@ -449,9 +449,13 @@ struct PredicateParser {
             return .value(.string(text))
         case .number(let text):
             advance()
-            if let integer = Int64(text) { return .value(.int(integer)) }
-            guard let double = Double(text) else { throw error("\(text) is not a number", at: token.offset) }
-            return .value(.double(double))
+            switch PredicateLiteral.number(text) {
+            case .success(let value): return .value(value)
+            case .failure(let failure): throw error(failure.message, at: token.offset)
+            }
+        case .literal(let value, _):
+            advance()
+            return .value(value)
         case .argument("%@"):
             advance()
             return .value(try takeArgument(at: token.offset))

@@ -34,31 +34,51 @@ extension Results {
 
     /// The objects sorted by one property (through to-one links: `"user.screenName"`).
     ///
-    /// - Precondition: `keyPath` names a property of one value, through to-one links. It is
-    ///   checked here: a typo stops the program at this call with a message naming it (as Realm
-    ///   does), never later when the results are read.
-    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results {
-        sorted(by: [SortKey(keyPath, ascending: ascending)])
+    /// ```swift
+    /// let newest = try tweets.sorted(byKeyPath: "createdAt", ascending: false)
+    /// ```
+    ///
+    /// - Throws: ``ObjDBError/invalidQuery(type:reason:)`` naming the key path when it is not a
+    ///   property of one value reached through to-one links. It is checked here, as a bad
+    ///   ``filter(_:_:)`` string is, never later when the results are read.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) throws -> Results {
+        try sorted(by: [SortKey(keyPath, ascending: ascending)])
+    }
+
+    /// The objects sorted by one property, named by a key path the compiler checks.
+    ///
+    /// ```swift
+    /// let newest = tweets.sorted(by: \.createdAt, ascending: false)
+    /// ```
+    ///
+    /// - Precondition: `keyPath` reads one `@Persisted` property of the model.
+    public func sorted<Value>(by keyPath: KeyPath<Element, Value>, ascending: Bool = true) -> Results {
+        let key = SortKey(PropertyTracer.propertyName(keyPath), ascending: ascending)
+        do {
+            return try sorted(by: [key])
+        } catch {
+            preconditionFailure("\(Element.self) cannot sort by \(key.keyPath): \(error)")
+        }
     }
 
     /// The objects sorted by several properties, the first deciding first.
     ///
-    /// - Precondition: each key path names a property of one value (checked here, as in
-    ///   ``sorted(byKeyPath:ascending:)``).
-    public func sorted(by descriptors: [SortKey]) -> Results {
+    /// - Throws: ``ObjDBError/invalidQuery(type:reason:)`` for a key path that does not name
+    ///   a property of one value (checked here, as in ``sorted(byKeyPath:ascending:)``).
+    public func sorted(by descriptors: [SortKey]) throws -> Results {
         var spec = self.spec
         spec.sorts = descriptors
-        return Results(snapshot: snapshot, binding: binding, spec: spec)
+        return try Results(snapshot: snapshot, binding: binding, preparing: spec)
     }
 
     /// The first object of each distinct combination of the properties at `keyPaths`.
     ///
-    /// - Precondition: each key path names a property of one value (checked here, as in
-    ///   ``sorted(byKeyPath:ascending:)``).
-    public func distinct(by keyPaths: [String]) -> Results {
+    /// - Throws: ``ObjDBError/invalidQuery(type:reason:)`` for a key path that does not name
+    ///   a property of one value (checked here, as in ``sorted(byKeyPath:ascending:)``).
+    public func distinct(by keyPaths: [String]) throws -> Results {
         var spec = self.spec
         spec.distinctPaths = keyPaths
-        return Results(snapshot: snapshot, binding: binding, spec: spec)
+        return try Results(snapshot: snapshot, binding: binding, preparing: spec)
     }
 
     /// At most `count` objects: the first ones in the results' order. Without a sort,

@@ -27,6 +27,7 @@
 /// ### Ordering and cutting
 /// - ``sorted(byKeyPath:ascending:)``
 /// - ``sorted(by:)``
+/// - ``sorted(by:ascending:)``
 /// - ``distinct(by:)``
 /// - ``limit(_:)``
 ///

@@ -1,7 +1,7 @@
 /// One key of a sort order: a property path, a direction, and how strings compare.
 ///
 /// ```swift
-/// let photos = view.objects(Photo.self).sorted(by: [SortKey("title", options: .caseInsensitive)])
+/// let photos = try view.objects(Photo.self).sorted(by: [SortKey("title", options: .caseInsensitive)])
 /// ```
 public struct SortKey: Hashable, Sendable {
     /// The property, through to-one links: `"user.screenName"`.

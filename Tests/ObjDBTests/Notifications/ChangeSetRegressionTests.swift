@@ -74,7 +74,7 @@ struct ChangeSetRegressionTests {
                 try transaction.create(Post.self, value: ["id": id, "author": author])
             }
         }
-        let diff = try checkDiff(database, { $0.objects(Post.self).sorted(byKeyPath: "author.name") }) {
+        let diff = try checkDiff(database, { try $0.objects(Post.self).sorted(byKeyPath: "author.name") }) {
             $0.object(ofType: Author.self, forPrimaryKey: 1)!.name = "d"
         }
         #expect(!diff.isEmpty)

@@ -18,7 +18,7 @@ struct ResultsNotificationTests {
     @Test func observingDeliversTheInitialResultsThenEachChangeAsIndices() throws {
         let database = try counterStore(directory)
         try seed(database, ids: [1, 2, 3, 4])
-        let (token, inbox) = try observeCounters(in: database) { $0.sorted(byKeyPath: "value") }
+        let (token, inbox) = try observeCounters(in: database) { try $0.sorted(byKeyPath: "value") }
         #expect(inbox.wait(for: 1).first == Delivery(isInitial: true, ids: [1, 2, 3, 4]))
 
         try database.write { transaction in

@@ -111,9 +111,9 @@ struct QueryRegressionTests {
             }
         }
         let tweets = try db.view().objects(Tweet.self)
-        let byIndex = tweets.sorted(byKeyPath: "createdAt", ascending: false)
+        let byIndex = try tweets.sorted(byKeyPath: "createdAt", ascending: false)
         #expect(try byIndex.explain().contains("index order scan on createdAt (descending)"))
-        let inMemory = tweets.sorted(by: [SortKey("createdAt", ascending: false), SortKey("id")])
+        let inMemory = try tweets.sorted(by: [SortKey("createdAt", ascending: false), SortKey("id")])
         #expect(byIndex.map(\.id) == [2, 4, 1, 3, 5])
         #expect(byIndex.map(\.id) == inMemory.map(\.id))
     }

@@ -31,8 +31,8 @@ struct QueryTests {
 
     @Test func newestAndOldestTweetByIdWithALimitOfOne() throws {
         let tweets = try seedTweets().view().objects(Tweet.self)
-        #expect(tweets.sorted(byKeyPath: "id", ascending: false).limit(1).map(\.id) == [50])
-        #expect(tweets.sorted(byKeyPath: "id").limit(1).map(\.id) == [1])
+        #expect(try tweets.sorted(byKeyPath: "id", ascending: false).limit(1).map(\.id) == [50])
+        #expect(try tweets.sorted(byKeyPath: "id").limit(1).map(\.id) == [1])
         #expect(try tweets.sorted(byKeyPath: "id").limit(1).explain().contains("sorted by the scan"))
     }
 
@@ -135,10 +135,10 @@ struct QueryTests {
         #expect(try tweets.min(ofProperty: "retweetCount") == .int(0))
         #expect(try tweets.sum(ofProperty: "retweetCount") == Double((1...50).map { $0 % 13 }.reduce(0, +)))
         #expect(try tweets.filter("id <= 4").average(ofProperty: "id") == 2.5)
-        #expect(tweets.distinct(by: ["user.screenName"]).map(\.id) == [1, 2, 3, 4, 5])
-        let sorted = tweets.sorted(by: [SortKey("retweetCount", ascending: false), SortKey("id")])
+        #expect(try tweets.distinct(by: ["user.screenName"]).map(\.id) == [1, 2, 3, 4, 5])
+        let sorted = try tweets.sorted(by: [SortKey("retweetCount", ascending: false), SortKey("id")])
         #expect(sorted.prefix(3).map(\.id) == [12, 25, 38])
-        #expect(tweets.sorted(byKeyPath: "user.screenName").first?.user?.screenName == "Ada")
+        #expect(try tweets.sorted(byKeyPath: "user.screenName").first?.user?.screenName == "Ada")
     }
 
     // MARK: Plans

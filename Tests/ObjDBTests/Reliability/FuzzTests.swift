@@ -31,7 +31,7 @@ struct FuzzTests {
             do {
                 let results = try tweets.filter(predicate, arguments)
                 _ = results.count
-                _ = results.sorted(byKeyPath: "retweetCount").first
+                _ = try results.sorted(byKeyPath: "retweetCount").first
                 outcomes["ran", default: 0] += 1
             } catch let error as ObjDBError {
                 outcomes[error.code.rawValue, default: 0] += 1
