@@ -96,7 +96,7 @@ struct OperandCompiler {
 
     /// Where a key path's walk stands: on objects of a type, on values of a property, on a map
     /// whose access the next step says, or on a number an aggregate made.
-    private enum Cursor {
+    private enum PathPosition {
         case objects(TypeBinding, embedded: Bool)
         case values(PropertySchema)
         case map(BoundProperty, target: TypeBinding?)
@@ -104,7 +104,7 @@ struct OperandCompiler {
     }
 
     private func keyPath(_ path: QueryKeyPath, from start: TypeBinding, at position: Int) throws -> CompiledOperand {
-        var cursor = Cursor.objects(start, embedded: false)
+        var cursor = PathPosition.objects(start, embedded: false)
         var isList = false
         var steps: [OperandStep] = []
         /// `items.@sum.price`: the aggregate waits for the property it aggregates.

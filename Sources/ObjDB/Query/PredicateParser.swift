@@ -121,6 +121,9 @@ struct PredicateParser {
         let (op, options) = try parseOperator()
         let rightQuantifier = parseQuantifier()
         let rhs = try parseSum()
+        guard lhs.readsTheObject || rhs.readsTheObject else {
+            throw error("a comparison needs a key path", at: lhsStart)
+        }
         let general = OperandComparison(
             left: lhs, leftQuantifier: leftQuantifier, op: op, options: options, right: rhs,
             rightQuantifier: rightQuantifier, position: start)
@@ -367,13 +370,24 @@ struct PredicateParser {
         }
     }
 
+    /// The `@` names a key path may hold.
+    private static let pathKeywords: Set<String> = [
+        "@count", "@size", "@sum", "@min", "@max", "@avg", "@links", "@keys", "@values",
+    ]
+
     /// A key path's steps after its first name: `.name`, `['key']`, `[index]`.
     private mutating func parseKeyPath(startingWith name: String, at offset: Int) throws -> QueryKeyPath {
+        if name.hasPrefix("@"), name.lowercased() != "@links" {
+            throw error("a key path starts with a property name or @links, not \(name)", at: offset)
+        }
         var steps = [QueryPathStep.name(name)]
         while true {
             if current.kind == .symbol(".") {
                 advance()
                 guard case .identifier(let next) = current.kind else { throw error("a property name after '.'") }
+                if next.hasPrefix("@"), !Self.pathKeywords.contains(next.lowercased()) {
+                    throw error("unknown aggregate \(next)", at: offset)
+                }
                 steps.append(.name(next))
                 advance()
             } else if current.kind == .symbol("[") {
@@ -615,6 +629,17 @@ enum QueryArgument {
         default:
             if let enumValue = argument as? any RawRepresentable { return storedValue(enumValue.rawValue) }
             return nil
+        }
+    }
+}
+
+extension QueryOperand {
+    /// Whether the operand reads the object (a key path or a subquery), not only constants.
+    var readsTheObject: Bool {
+        switch self {
+        case .value: return false
+        case .keyPath, .subqueryCount: return true
+        case .arithmetic(_, let left, let right): return left.readsTheObject || right.readsTheObject
         }
     }
 }
