@@ -45,22 +45,46 @@ struct QueryDifferentialTests {
 
     @Test(arguments: [7, 8, 9])
     func randomPredicatesAndSortsMatchANaiveEvaluation(seed: UInt64) throws {
-        let directory = TemporaryDirectory()
-        let db = try Database(path: directory.store(), types: [Item.self, Owner.self])
+        let run = try DifferentialRun(seed: seed)
+        for mismatch in try run.mismatches(rounds: 700) { Issue.record("\(mismatch)") }
+    }
+
+    /// The differential test can fail: with any one operator of the naive evaluator wrong, it
+    /// finds a query where the engine and the evaluator disagree.
+    @Test(arguments: NaiveMutation.allCases)
+    func aNaiveEvaluatorWithOneOperatorWrongIsCaught(mutation: NaiveMutation) throws {
+        let run = try DifferentialRun(seed: 7)
+        let mismatches = try run.mismatches(rounds: 3000, mutation: mutation, stoppingAtFirst: true)
+        #expect(!mismatches.isEmpty, "a naive evaluator with \(mutation) agreed with the engine in 3000 rounds")
+    }
+}
+
+/// A store of random rows beside the same rows as plain values, and the rounds of random queries
+/// run on both.
+struct DifferentialRun {
+    typealias Row = QueryDifferentialTests.Row
+    let directory = TemporaryDirectory()
+    let db: Database
+    let rows: [Row]
+    let seed: UInt64
+
+    init(seed: UInt64) throws {
+        self.seed = seed
+        db = try Database(path: directory.store(), types: [Item.self, Owner.self])
         var random = SeededGenerator(seed: seed)
         var rows: [Row] = []
+        let words = QueryDifferentialTests.words
         try db.write { transaction in
             let owners = try (0..<4).map { id in
-                try transaction.create(
-                    Owner.self, value: ["id": id, "name": Self.words.randomElement(using: &random)!])
+                try transaction.create(Owner.self, value: ["id": id, "name": words.randomElement(using: &random)!])
             }
             for id in 0..<250 {
                 let item = Item()
                 item.id = id
                 item.count = Int.random(in: -5...5, using: &random)
-                item.score = Self.scores.randomElement(using: &random)!
-                item.name = Self.words.randomElement(using: &random)!
-                item.nickname = Bool.random(using: &random) ? Self.words.randomElement(using: &random) : nil
+                item.score = QueryDifferentialTests.scores.randomElement(using: &random)!
+                item.name = words.randomElement(using: &random)!
+                item.nickname = Bool.random(using: &random) ? words.randomElement(using: &random) : nil
                 item.flag = Bool.random(using: &random)
                 item.when = Date(timeIntervalSince1970: Double(Int.random(in: 0...4, using: &random)))
                 item.numbers.append(
@@ -75,24 +99,89 @@ struct QueryDifferentialTests {
                         flag: item.flag, when: item.when, numbers: Array(item.numbers), ownerName: item.owner?.name))
             }
         }
+        self.rows = rows
+    }
+
+    /// Runs `rounds` random predicates (and a sort every seventh round) on the store and on the
+    /// rows, the latter evaluated with `mutation`, and describes every disagreement.
+    func mismatches(rounds: Int, mutation: NaiveMutation? = nil, stoppingAtFirst: Bool = false) throws -> [String] {
+        var random = SeededGenerator(seed: seed &+ 1000)
         let items = try db.view().objects(Item.self)
-        for round in 0..<700 {
-            var generator = PredicateGenerator(random: random)
+        var found: [String] = []
+        for round in 0..<rounds {
+            var generator = PredicateGenerator(random: random, mutation: mutation)
             let predicate = generator.predicate(depth: 3)
             random = generator.random
             let expected = rows.filter { predicate.evaluate($0) }.map(\.id)
             let results = try items.filter(predicate.format, argumentArray: predicate.arguments)
-            #expect(results.map(\.id) == expected, "round \(round): \(predicate.format) \(predicate.arguments)")
+            if results.map(\.id) != expected {
+                found.append("round \(round): \(predicate.format) \(predicate.arguments)")
+                if stoppingAtFirst { return found }
+            }
             if round % 7 == 0 {
                 let (descriptor, compare) = generator.sort()
                 random = generator.random
                 let sorted = try results.sorted(by: [descriptor, SortKey("id")]).map(\.id)
                 let reference = rows.filter { predicate.evaluate($0) }
                     .sorted { compare($0, $1) ?? ($0.id < $1.id) }.map(\.id)
-                #expect(sorted == reference, "round \(round): sorted by \(descriptor)")
+                if sorted != reference {
+                    found.append("round \(round): \(predicate.format) sorted by \(descriptor)")
+                    if stoppingAtFirst { return found }
+                }
             }
         }
+        return found
     }
+}
+
+/// One operator of the naive evaluator given a wrong meaning, to show the differential test
+/// notices: each is a mistake an engine could plausibly make.
+enum NaiveMutation: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case equalAsLessOrEqual, notEqualAsGreater, lessAsLessOrEqual, lessOrEqualAsLess, greaterAsGreaterOrEqual
+    case greaterOrEqualAsGreater, beginsWithAsContains, endsWithAsContains, containsAsBeginsWith
+    case likeAsEqual, caseInsensitivityIgnored, diacriticInsensitivityIgnored, betweenExcludingTheEnds
+    case inTheFirstValueOnly, allAsAny, noneAsAll, anyAsAll, averageAsSum, minimumAsMaximum, countOneMore
+    case andAsOr, orAsAnd, notIgnored, nilNicknameMatchesNotEqual, sortDirectionIgnored
+
+    var testDescription: String { rawValue }
+
+    /// What the evaluator takes `spelling` (an operator, a quantifier or an aggregate) to mean.
+    func meaning(of spelling: String) -> String {
+        let substitution: (String, String)
+        switch self {
+        case .equalAsLessOrEqual: substitution = ("==", "<=")
+        case .notEqualAsGreater: substitution = ("!=", ">")
+        case .lessAsLessOrEqual: substitution = ("<", "<=")
+        case .lessOrEqualAsLess: substitution = ("<=", "<")
+        case .greaterAsGreaterOrEqual: substitution = (">", ">=")
+        case .greaterOrEqualAsGreater: substitution = (">=", ">")
+        case .beginsWithAsContains: substitution = ("BEGINSWITH", "CONTAINS")
+        case .endsWithAsContains: substitution = ("ENDSWITH", "CONTAINS")
+        case .containsAsBeginsWith: substitution = ("CONTAINS", "BEGINSWITH")
+        case .likeAsEqual: substitution = ("LIKE", "==")
+        case .caseInsensitivityIgnored: substitution = ("[c]", "")
+        case .diacriticInsensitivityIgnored: substitution = ("[d]", "")
+        case .betweenExcludingTheEnds: substitution = ("BETWEEN", "BETWEEN-EXCLUSIVE")
+        case .inTheFirstValueOnly: substitution = ("IN", "IN-FIRST")
+        case .allAsAny: substitution = ("ALL", "ANY")
+        case .noneAsAll: substitution = ("NONE", "ALL")
+        case .anyAsAll: substitution = ("ANY", "ALL")
+        case .averageAsSum: substitution = ("@avg", "@sum")
+        case .minimumAsMaximum: substitution = ("@min", "@max")
+        case .countOneMore: substitution = ("@count", "@count+1")
+        case .andAsOr: substitution = ("AND", "OR")
+        case .orAsAnd: substitution = ("OR", "AND")
+        case .notIgnored: substitution = ("NOT", "")
+        case .nilNicknameMatchesNotEqual: substitution = ("nil !=", "nil ==")
+        case .sortDirectionIgnored: substitution = ("descending", "ascending")
+        }
+        return spelling == substitution.0 ? substitution.1 : spelling
+    }
+}
+
+extension NaiveMutation? {
+    /// The meaning of `spelling` to an evaluator with this mutation, or none.
+    func meaning(of spelling: String) -> String { self?.meaning(of: spelling) ?? spelling }
 }
 
 extension Results {
@@ -112,24 +201,37 @@ struct GeneratedPredicate {
 
 struct PredicateGenerator {
     var random: SeededGenerator
+    /// The naive evaluator's deliberate mistake, if any (see ``NaiveMutation``).
+    var mutation: NaiveMutation?
     typealias Row = QueryDifferentialTests.Row
+
+    init(random: SeededGenerator, mutation: NaiveMutation? = nil) {
+        self.random = random
+        self.mutation = mutation
+    }
 
     mutating func predicate(depth: Int) -> GeneratedPredicate {
         if depth > 0, Int.random(in: 0..<3, using: &random) == 0 {
             let left = predicate(depth: depth - 1)
             let right = predicate(depth: depth - 1)
+            let and: (Bool, Bool) -> Bool = { $0 && $1 }
+            let or: (Bool, Bool) -> Bool = { $0 || $1 }
             switch Int.random(in: 0..<3, using: &random) {
             case 0:
+                let meant = mutation.meaning(of: "AND") == "AND" ? and : or
                 return GeneratedPredicate(
                     format: "(\(left.format)) AND (\(right.format))", arguments: left.arguments + right.arguments,
-                    evaluate: { left.evaluate($0) && right.evaluate($0) })
+                    evaluate: { meant(left.evaluate($0), right.evaluate($0)) })
             case 1:
+                let meant = mutation.meaning(of: "OR") == "OR" ? or : and
                 return GeneratedPredicate(
                     format: "(\(left.format)) OR (\(right.format))", arguments: left.arguments + right.arguments,
-                    evaluate: { left.evaluate($0) || right.evaluate($0) })
+                    evaluate: { meant(left.evaluate($0), right.evaluate($0)) })
             default:
+                let negates = mutation.meaning(of: "NOT") == "NOT"
                 return GeneratedPredicate(
-                    format: "NOT (\(left.format))", arguments: left.arguments, evaluate: { !left.evaluate($0) })
+                    format: "NOT (\(left.format))", arguments: left.arguments,
+                    evaluate: { left.evaluate($0) != negates })
             }
         }
         return atom()
@@ -139,36 +241,42 @@ struct PredicateGenerator {
 
     private mutating func atom() -> GeneratedPredicate {
         let ordered = ["==", "!=", "<", "<=", ">", ">="]
+        let mutation = self.mutation
         switch Int.random(in: 0..<11, using: &random) {
         case 0:
             let op = pick(ordered)
+            let meant = mutation.meaning(of: op)
             let value = Int.random(in: -6...6, using: &random)
-            return GeneratedPredicate(format: "count \(op) %@", arguments: [value]) { compare($0.count, op, value) }
+            return GeneratedPredicate(format: "count \(op) %@", arguments: [value]) { compare($0.count, meant, value) }
         case 1:
             let low = Int.random(in: -5...3, using: &random)
             let high = low + Int.random(in: 0...4, using: &random)
             if Bool.random(using: &random) {
+                let exclusive = mutation.meaning(of: "BETWEEN") != "BETWEEN"
                 return GeneratedPredicate(format: "count BETWEEN {\(low), \(high)}", arguments: []) {
-                    $0.count >= low && $0.count <= high
+                    exclusive ? ($0.count > low && $0.count < high) : ($0.count >= low && $0.count <= high)
                 }
             }
+            let values = mutation.meaning(of: "IN") == "IN" ? [low, high] : [low]
             return GeneratedPredicate(format: "count IN {\(low), \(high)}", arguments: []) {
-                [low, high].contains($0.count)
+                values.contains($0.count)
             }
         case 2:
             let op = pick(ordered)
+            let meant = mutation.meaning(of: op)
             let value = pick(QueryDifferentialTests.scores)
-            return GeneratedPredicate(format: "score \(op) %@", arguments: [value]) { compare($0.score, op, value) }
+            return GeneratedPredicate(format: "score \(op) %@", arguments: [value]) { compare($0.score, meant, value) }
         case 3, 4:
             let op = pick(["==", "!=", "<", ">", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"])
+            let meant = mutation.meaning(of: op)
             let modifier = pick(["", "[c]", "[d]", "[cd]"])
             var options: QueryStringOptions = []
-            if modifier.contains("c") { options.insert(.caseInsensitive) }
-            if modifier.contains("d") { options.insert(.diacriticInsensitive) }
+            if modifier.contains("c"), mutation.meaning(of: "[c]") == "[c]" { options.insert(.caseInsensitive) }
+            if modifier.contains("d"), mutation.meaning(of: "[d]") == "[d]" { options.insert(.diacriticInsensitive) }
             let value =
                 op == "LIKE" ? pick(["*", "a*", "?", "*é*", "?b*", "É??", "*😀"]) : pick(QueryDifferentialTests.words)
-            return GeneratedPredicate(format: "name \(op)\(modifier) %@", arguments: [value]) {
-                compareText($0.name, op, value, options)
+            return GeneratedPredicate(format: "name \(op)\(modifier) %@", arguments: [value]) { [options] in
+                compareText($0.name, meant, value, options)
             }
         case 5:
             switch Int.random(in: 0..<3, using: &random) {
@@ -177,9 +285,11 @@ struct PredicateGenerator {
             default:
                 let value = pick(QueryDifferentialTests.words)
                 let op = pick(["==", "!=", "BEGINSWITH"])
+                let meant = mutation.meaning(of: op)
+                let nilMatches = op == "!=" && mutation.meaning(of: "nil !=") == "nil !="
                 return GeneratedPredicate(format: "nickname \(op) %@", arguments: [value]) { row in
-                    guard let nickname = row.nickname else { return op == "!=" }
-                    return compareText(nickname, op, value, [])
+                    guard let nickname = row.nickname else { return nilMatches }
+                    return compareText(nickname, meant, value, [])
                 }
             }
         case 6:
@@ -187,15 +297,18 @@ struct PredicateGenerator {
             return GeneratedPredicate(format: "flag == \(value ? "YES" : "false")", arguments: []) { $0.flag == value }
         case 7:
             let op = pick(ordered)
+            let meant = mutation.meaning(of: op)
             let value = Date(timeIntervalSince1970: Double(Int.random(in: 0...4, using: &random)))
-            return GeneratedPredicate(format: "when \(op) %@", arguments: [value]) { compare($0.when, op, value) }
+            return GeneratedPredicate(format: "when \(op) %@", arguments: [value]) { compare($0.when, meant, value) }
         case 8:
             let quantifier = pick(["ANY", "ALL", "NONE"])
+            let meantQuantifier = mutation.meaning(of: quantifier)
             let op = pick(ordered)
+            let meant = mutation.meaning(of: op)
             let value = Int.random(in: -3...3, using: &random)
             return GeneratedPredicate(format: "\(quantifier) numbers \(op) %@", arguments: [value]) { row in
-                let outcomes = row.numbers.map { compare($0, op, value) }
-                switch quantifier {
+                let outcomes = row.numbers.map { compare($0, meant, value) }
+                switch meantQuantifier {
                 case "ANY": return outcomes.contains(true)
                 case "ALL": return outcomes.allSatisfy { $0 }
                 default: return !outcomes.contains(true)
@@ -203,40 +316,46 @@ struct PredicateGenerator {
             }
         case 9:
             let aggregate = pick(["@count", "@sum", "@min", "@max", "@avg"])
+            let meantAggregate = mutation.meaning(of: aggregate)
             let op = pick(ordered)
+            let meant = mutation.meaning(of: op)
             let value = Int.random(in: -3...3, using: &random)
             return GeneratedPredicate(format: "numbers.\(aggregate) \(op) \(value)", arguments: []) { row in
                 let numbers = row.numbers.map(Double.init)
                 let reduced: Double?
-                switch aggregate {
+                switch meantAggregate {
                 case "@count": reduced = Double(numbers.count)
+                case "@count+1": reduced = Double(numbers.count + 1)
                 case "@sum": reduced = numbers.reduce(0, +)
                 case "@min": reduced = numbers.min()
                 case "@max": reduced = numbers.max()
                 default: reduced = numbers.isEmpty ? nil : numbers.reduce(0, +) / Double(numbers.count)
                 }
                 guard let reduced else { return op == "!=" }
-                return compare(reduced, op, Double(value))
+                return compare(reduced, meant, Double(value))
             }
         default:
             if Int.random(in: 0..<4, using: &random) == 0 {
                 return GeneratedPredicate(format: "owner == nil", arguments: []) { $0.ownerName == nil }
             }
             let op = pick(["==", "!=", "BEGINSWITH", "<"])
+            let meant = mutation.meaning(of: op)
             let modifier = pick(["", "[c]"])
+            let folds = !modifier.isEmpty && mutation.meaning(of: "[c]") == "[c]"
             let value = pick(QueryDifferentialTests.words)
             return GeneratedPredicate(format: "owner.name \(op)\(modifier) %@", arguments: [value]) { row in
                 guard let name = row.ownerName else { return op == "!=" }
-                return compareText(name, op, value, modifier.isEmpty ? [] : [.caseInsensitive])
+                return compareText(name, meant, value, folds ? [.caseInsensitive] : [])
             }
         }
     }
 
     mutating func sort() -> (SortKey, (Row, Row) -> Bool?) {
         let ascending = Bool.random(using: &random)
+        let meantAscending = ascending || mutation.meaning(of: "descending") != "descending"
         func order<T>(_ left: T, _ right: T, _ less: (T, T) -> Bool) -> Bool? {
-            if less(left, right) { return ascending }
-            if less(right, left) { return !ascending }
+            if less(left, right) { return meantAscending }
+            if less(right, left) { return !meantAscending }
             return nil
         }
         switch Int.random(in: 0..<4, using: &random) {
@@ -281,7 +400,8 @@ private func compare<T: Comparable>(_ value: T, _ op: String, _ constant: T) -> 
     case "<": return value < constant
     case "<=": return value <= constant
     case ">": return value > constant
-    default: return value >= constant
+    case ">=": return value >= constant
+    default: preconditionFailure("no comparison \(op)")
     }
 }
 
@@ -300,7 +420,10 @@ private func compareText(_ value: String, _ op: String, _ constant: String, _ op
     case "CONTAINS":
         return b.isEmpty
             || (a.count >= b.count && (0...(a.count - b.count)).contains { Array(a[$0..<$0 + b.count]) == b })
-    default:
+    case "LIKE":
         return QueryText.like(Array(text.unicodeScalars)[...], Array(other.unicodeScalars)[...])
+    case "<=": return !b.lexicographicallyPrecedes(a)
+    case ">=": return !a.lexicographicallyPrecedes(b)
+    default: preconditionFailure("no string comparison \(op)")
     }
 }
