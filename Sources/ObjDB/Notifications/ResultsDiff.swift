@@ -393,6 +393,7 @@ extension QueryExpression {
         case .not(let inner): return inner.comparisonPaths
         case .and(let parts), .or(let parts): return parts.flatMap(\.comparisonPaths)
         case .comparison(let comparison): return [comparison.path]
+        case .operands(let comparison): return comparison.keyPaths
         }
     }
 }

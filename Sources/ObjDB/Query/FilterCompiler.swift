@@ -31,7 +31,7 @@ struct FilterCompiler {
             switch next {
             case .not(let operand): pending.append((operand, level + 1))
             case .and(let operands), .or(let operands): pending += operands.map { ($0, level + 1) }
-            case .constant, .comparison: break
+            case .constant, .comparison, .operands: break
             }
         }
         return deepest
@@ -61,7 +61,14 @@ struct FilterCompiler {
                 if position < operands.count - 1 { jumps.append(builder.emit(isAnd ? .jumpIfFalse : .jumpIfTrue)) }
             }
             for jump in jumps { builder.patchJump(at: jump) }
+        case .operands(let comparison):
+            let evaluator = try OperandCompiler(catalog: catalog, root: binding).compile(comparison)
+            builder.emitNested(.operands(evaluator, of: binding))
         case .comparison(let comparison):
+            if needsOperandEvaluator(comparison.path[...], aggregate: comparison.aggregate, in: binding) {
+                try emit(.operands(comparison.asOperands), in: binding, into: &builder)
+                return
+            }
             if comparison.quantifier != .any || comparison.aggregate != nil {
                 guard pathHasCollection(comparison.path[...], in: binding) else {
                     let what = comparison.aggregate?.rawValue ?? comparison.quantifier.rawValue
@@ -71,6 +78,36 @@ struct FilterCompiler {
             }
             try emit(comparison, path: comparison.path[...], in: binding, quantified: false, into: &builder)
         }
+    }
+
+    /// Whether `path op constant` needs the general evaluator: a path through two collections, a
+    /// map's values, an aggregate of a property through a collection of objects, or a string's length.
+    private func needsOperandEvaluator(
+        _ path: ArraySlice<String>, aggregate: QueryAggregate?, in binding: TypeBinding, collections: Int = 0
+    ) -> Bool {
+        guard let name = path.first else { return false }
+        guard let property = binding[name] else {
+            // `@links…`: names the general evaluator resolves (or rejects).
+            return name.hasPrefix("@")
+        }
+        let schema = property.schema
+        let rest = path.dropFirst()
+        let isCollection = schema.collection != .single || schema.type == .linkingObjects
+        if schema.collection == .map { return !(rest.isEmpty && aggregate == .count) }
+        if isCollection && collections > 0 { return true }
+        let next: TypeBinding?
+        if schema.type == .linkingObjects {
+            next = schema.objectType.flatMap { catalog.bindings[$0] }
+        } else {
+            next = target(of: property)
+        }
+        if rest.isEmpty {
+            // An aggregate of one value (a string's @count) or of values reached through objects.
+            return aggregate != nil && (!isCollection || collections > 0)
+        }
+        guard let next else { return rest.first.map { $0.lowercased() == "length" || $0.hasPrefix("@") } ?? false }
+        return needsOperandEvaluator(
+            rest, aggregate: aggregate, in: next, collections: collections + (isCollection ? 1 : 0))
     }
 
     /// Whether the path passes through (or ends at) a list, a set, a map or linking objects.

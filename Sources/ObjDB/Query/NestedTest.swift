@@ -26,6 +26,9 @@ enum NestedTest {
     case linkingObjects(
         of: TypeBinding, origin: TypeBinding, property: UInt16, quantifier: QueryQuantifier, program: FilterProgram?,
         countTest: Int)
+    /// A comparison of two operands (key paths, aggregates, arithmetic, subqueries), run by its evaluator
+    /// on the object of `binding`'s type.
+    case operands(OperandEvaluator, of: TypeBinding)
 
     func matches(
         _ reader: RecordReader, key: UnsafeRawBufferPointer, in source: QueryReader, program: FilterProgram.Runner
@@ -33,6 +36,9 @@ enum NestedTest {
         throws -> Bool
     {
         switch self {
+        case .operands(let evaluator, let binding):
+            return try evaluator.matches(reader, key: key, of: binding, in: source)
+
         case .link(let slot, let target, let nested, let nilOutcome):
             guard case .bytes(let linkKey) = reader.field(slot),
                 let linked = try source.record(in: target, key: linkKey)

@@ -71,12 +71,20 @@ struct PredicateParser {
 
     private mutating func parsePrimary() throws -> QueryExpression {
         if current.kind == .symbol("(") {
-            try enterNesting()
-            defer { depth -= 1 }
-            advance()
-            let inner = try parseOr()
-            try expect(.symbol(")"), "a closing parenthesis")
-            return inner
+            // `(a + b) * 2 > c` opens an operand, `(a > b)` a predicate: try the comparison first and,
+            // when it fails, read a parenthesised predicate; report whichever error came later.
+            let saved = state
+            do {
+                return try parseComparison()
+            } catch let comparisonError as ObjDBError {
+                state = saved
+                do {
+                    return try parseGroup()
+                } catch let groupError as ObjDBError {
+                    if (comparisonError.position ?? 0) > (groupError.position ?? 0) { throw comparisonError }
+                    throw groupError
+                }
+            }
         }
         if current.isKeyword("TRUEPREDICATE") {
             advance()
@@ -89,36 +97,107 @@ struct PredicateParser {
         return try parseComparison()
     }
 
-    private mutating func parseComparison() throws -> QueryExpression {
-        var quantifier: QueryQuantifier?
-        for (word, value) in [("ANY", QueryQuantifier.any), ("SOME", .any), ("ALL", .all), ("NONE", .none)]
-        where current.isKeyword(word) {
-            quantifier = value
-            advance()
-            break
-        }
-        let lhsStart = current.offset
-        let lhs = try parseOperand()
-        let opStart = current.offset
-        let (op, options) = try parseOperator()
-        let rhs = try parseOperand()
+    /// The parser's position and what it has used, to try one reading and fall back to another.
+    private var state: (position: Int, depth: Int, argumentIndex: Int, positionsUsed: Set<Int>) {
+        get { (position, depth, argumentIndex, positionsUsed) }
+        set { (position, depth, argumentIndex, positionsUsed) = newValue }
+    }
 
-        switch (lhs, rhs) {
-        case (.keyPath(let path), .value(let value)):
-            return try comparison(path, op, value, options, quantifier, at: lhsStart)
-        case (.value(let value), .keyPath(let path)):
-            if op == .in {
-                return try comparison(path, .containsElement, value, options, quantifier, at: lhsStart)
-            }
-            guard let flipped = op.flipped else {
-                throw error("\(op.rawValue) needs the key path on its left", at: opStart)
-            }
-            return try comparison(path, flipped, value, options, quantifier, at: lhsStart)
-        case (.keyPath, .keyPath):
-            throw error("comparing two key paths is not supported", at: opStart)
-        case (.value, .value):
+    /// `( predicate )`.
+    private mutating func parseGroup() throws -> QueryExpression {
+        try enterNesting()
+        defer { depth -= 1 }
+        advance()
+        let inner = try parseOr()
+        try expect(.symbol(")"), "a closing parenthesis")
+        return inner
+    }
+
+    private mutating func parseComparison() throws -> QueryExpression {
+        let start = current.offset
+        let leftQuantifier = parseQuantifier()
+        let lhsStart = current.offset
+        let lhs = try parseSum()
+        let (op, options) = try parseOperator()
+        let rightQuantifier = parseQuantifier()
+        let rhs = try parseSum()
+        guard lhs.readsTheObject || rhs.readsTheObject else {
             throw error("a comparison needs a key path", at: lhsStart)
         }
+        let general = OperandComparison(
+            left: lhs, leftQuantifier: leftQuantifier, op: op, options: options, right: rhs,
+            rightQuantifier: rightQuantifier, position: start)
+        return try lowered(general, at: lhsStart)
+    }
+
+    /// `ANY`, `SOME`, `ALL` or `NONE` before an operand, if there is one.
+    private mutating func parseQuantifier() -> QueryQuantifier? {
+        for (word, value) in [("ANY", QueryQuantifier.any), ("SOME", .any), ("ALL", .all), ("NONE", .none)]
+        where current.isKeyword(word) {
+            // `any == 1` names a property called `any`: a quantifier is followed by its operand.
+            let next = tokens[min(position + 1, tokens.count - 1)].kind
+            switch next {
+            case .identifier, .string, .number, .argument, .symbol("{"), .symbol("("): break
+            default: return nil
+            }
+            advance()
+            return value
+        }
+        return nil
+    }
+
+    /// The comparison as ``QueryComparison`` where it is `path op constant`, so the planner and the
+    /// compiled tests see it; otherwise the general form.
+    private func lowered(_ general: OperandComparison, at offset: Int) throws -> QueryExpression {
+        let op = general.op
+        switch (general.left, general.right) {
+        case (.keyPath(let path), .value(let value)):
+            guard let names = Self.plainNames(path) else { break }
+            // `x == {1, 2}` compares with a collection: element by element when `x` is one too.
+            if general.rightQuantifier == nil, !value.isList || op == .in || op == .between {
+                return try comparison(names, op, value, general.options, general.leftQuantifier, at: offset)
+            }
+            if general.rightQuantifier == .any, op == .equal, value.isList {
+                // `x == ANY {1, 2}` is `x IN {1, 2}`.
+                return try comparison(names, .in, value, general.options, general.leftQuantifier, at: offset)
+            }
+        case (.value(let value), .keyPath(let path)):
+            guard let names = Self.plainNames(path), general.rightQuantifier == nil else { break }
+            if op == .in, case .list(let values) = value, let quantifier = general.leftQuantifier {
+                // `ANY {1, 2} IN list`: some element is in the list; `ALL`: every one; `NONE`: none.
+                let any = try comparison(names, .in, value, general.options, .any, at: offset)
+                switch quantifier {
+                case .any: return any
+                case .none: return .not(any)
+                case .all:
+                    return .and(
+                        try values.map { try comparison(names, .containsElement, $0, general.options, nil, at: offset) }
+                    )
+                }
+            }
+            guard !value.isList else { break }
+            // `NONE 'ann' IN retweetedBy.name`: a quantifier before one value quantifies the collection.
+            if op == .in {
+                return try comparison(
+                    names, .containsElement, value, general.options, general.leftQuantifier, at: offset)
+            }
+            guard let flipped = op.flipped else { break }
+            return try comparison(names, flipped, value, general.options, general.leftQuantifier, at: offset)
+        default:
+            break
+        }
+        return .operands(general)
+    }
+
+    /// The names of a key path that ``QueryComparison`` can hold: property names, the last one
+    /// possibly an aggregate.
+    private static func plainNames(_ path: QueryKeyPath) -> [String]? {
+        guard let names = path.names, let first = names.first, !first.hasPrefix("$") else { return nil }
+        for (index, name) in names.enumerated() where name.hasPrefix("@") {
+            guard index == names.count - 1, index > 0 else { return nil }
+            guard ["@count", "@size", "@sum", "@min", "@max", "@avg"].contains(name.lowercased()) else { return nil }
+        }
+        return names
     }
 
     private func comparison(
@@ -128,7 +207,8 @@ struct PredicateParser {
         var path = path
         var aggregate: QueryAggregate?
         if let last = path.last, last.hasPrefix("@") {
-            guard let kind = QueryAggregate(rawValue: last.lowercased()) else {
+            let name = last.lowercased() == "@size" ? "@count" : last.lowercased()
+            guard let kind = QueryAggregate(rawValue: name) else {
                 throw error("unknown aggregate \(last)", at: offset)
             }
             aggregate = kind
@@ -148,8 +228,202 @@ struct PredicateParser {
                 options: options))
     }
 
+    // MARK: Operands
+
+    /// `a + b - c`: sums of products.
+    private mutating func parseSum() throws -> QueryOperand {
+        var left = try parseProduct()
+        while true {
+            if current.kind == .symbol("+") || current.kind == .symbol("-") {
+                let op: QueryArithmetic = current.kind == .symbol("+") ? .add : .subtract
+                advance()
+                left = .arithmetic(op, left, try parseProduct())
+            } else if case .number(let text) = current.kind, let sign = text.first, sign == "-" || sign == "+" {
+                // `a -1`: the lexer reads a signed number, which after an operand is a subtraction.
+                let token = current
+                advance()
+                let magnitude = QueryOperand.value(try number(String(text.dropFirst()), at: token.offset))
+                left = .arithmetic(sign == "+" ? .add : .subtract, left, try continueProduct(magnitude))
+            } else {
+                return left
+            }
+        }
+    }
+
+    /// `a * b / c`.
+    private mutating func parseProduct() throws -> QueryOperand {
+        try continueProduct(try parseFactor())
+    }
+
+    private mutating func continueProduct(_ first: QueryOperand) throws -> QueryOperand {
+        var left = first
+        while current.kind == .symbol("*") || current.kind == .symbol("/") {
+            let op: QueryArithmetic = current.kind == .symbol("*") ? .multiply : .divide
+            advance()
+            left = .arithmetic(op, left, try parseFactor())
+        }
+        return left
+    }
+
+    /// A parenthesised sum, a `SUBQUERY`, a key path or a value.
+    private mutating func parseFactor() throws -> QueryOperand {
+        if current.kind == .symbol("(") {
+            try enterNesting()
+            defer { depth -= 1 }
+            advance()
+            let inner = try parseSum()
+            try expect(.symbol(")"), "a closing parenthesis")
+            return inner
+        }
+        if current.isKeyword("SUBQUERY"), tokens[min(position + 1, tokens.count - 1)].kind == .symbol("(") {
+            return try parseSubquery()
+        }
+        switch try parseOperand() {
+        case .keyPath(let path): return .keyPath(path)
+        case .value(let value): return .value(value)
+        }
+    }
+
+    /// `SUBQUERY(collection, $x, predicate).@count` (or `.@size`).
+    private mutating func parseSubquery() throws -> QueryOperand {
+        let start = current.offset
+        try enterNesting()
+        defer { depth -= 1 }
+        advance()
+        try expect(.symbol("("), "'(' after SUBQUERY")
+        let collectionToken = current
+        guard case .keyPath(let collection) = try parseOperand() else {
+            throw error("SUBQUERY needs a key path to a collection first", at: collectionToken.offset)
+        }
+        try expect(.symbol(","), "',' after the SUBQUERY's collection")
+        guard case .identifier(let variable) = current.kind, variable.hasPrefix("$"), variable.count > 1 else {
+            throw error("SUBQUERY needs a variable starting with '$', such as $x")
+        }
+        advance()
+        try expect(.symbol(","), "',' after the SUBQUERY's variable")
+        let predicateStart = current.offset
+        let predicate = try parseOr()
+        try expect(.symbol(")"), "')' to close the SUBQUERY")
+        let countStart = current.offset
+        guard current.kind == .symbol("."),
+            case .identifier(let name) = tokens[min(position + 1, tokens.count - 1)].kind,
+            ["@count", "@size"].contains(name.lowercased())
+        else {
+            throw error("a SUBQUERY is compared by its .@count", at: countStart)
+        }
+        advance()
+        advance()
+        let relative = try Self.relative(
+            predicate, to: variable,
+            onError: { message in
+                error(message, at: predicateStart)
+            })
+        _ = start
+        return .subqueryCount(QuerySubquery(collection: collection, variable: variable, predicate: relative))
+    }
+
+    /// A SUBQUERY's predicate with its key paths relative to the element: the variable removed.
+    private static func relative(
+        _ expression: QueryExpression, to variable: String, onError: (String) -> ObjDBError
+    ) throws -> QueryExpression {
+        func strip(_ path: [String]) throws -> [String] {
+            guard path.first == variable else {
+                throw onError(
+                    "in a SUBQUERY every key path starts with \(variable), not \(path.joined(separator: "."))")
+            }
+            guard path.count > 1 else {
+                throw onError("SUBQUERY compares properties of \(variable), such as \(variable).name")
+            }
+            return Array(path.dropFirst())
+        }
+        func strip(_ operand: QueryOperand) throws -> QueryOperand {
+            switch operand {
+            case .value: return operand
+            case .keyPath(var path):
+                guard case .name(let first)? = path.steps.first, first == variable else {
+                    throw onError("in a SUBQUERY every key path starts with \(variable), not \(path.text)")
+                }
+                guard path.steps.count > 1 else {
+                    throw onError("SUBQUERY compares properties of \(variable), such as \(variable).name")
+                }
+                path.steps.removeFirst()
+                return .keyPath(path)
+            case .arithmetic(let op, let left, let right): return .arithmetic(op, try strip(left), try strip(right))
+            case .subqueryCount(var inner):
+                guard case .keyPath(let collection) = try strip(.keyPath(inner.collection)) else { return operand }
+                inner.collection = collection
+                return .subqueryCount(inner)
+            }
+        }
+        switch expression {
+        case .constant: return expression
+        case .not(let inner): return .not(try relative(inner, to: variable, onError: onError))
+        case .and(let parts): return .and(try parts.map { try relative($0, to: variable, onError: onError) })
+        case .or(let parts): return .or(try parts.map { try relative($0, to: variable, onError: onError) })
+        case .comparison(var comparison):
+            comparison.path = try strip(comparison.path)
+            return .comparison(comparison)
+        case .operands(var comparison):
+            comparison.left = try strip(comparison.left)
+            comparison.right = try strip(comparison.right)
+            return .operands(comparison)
+        }
+    }
+
+    /// The `@` names a key path may hold.
+    private static let pathKeywords: Set<String> = [
+        "@count", "@size", "@sum", "@min", "@max", "@avg", "@links", "@keys", "@values",
+    ]
+
+    /// A key path's steps after its first name: `.name`, `['key']`, `[index]`.
+    private mutating func parseKeyPath(startingWith name: String, at offset: Int) throws -> QueryKeyPath {
+        if name.hasPrefix("@"), name.lowercased() != "@links" {
+            throw error("a key path starts with a property name or @links, not \(name)", at: offset)
+        }
+        var steps = [QueryPathStep.name(name)]
+        while true {
+            if current.kind == .symbol(".") {
+                advance()
+                guard case .identifier(let next) = current.kind else { throw error("a property name after '.'") }
+                if next.hasPrefix("@"), !Self.pathKeywords.contains(next.lowercased()) {
+                    throw error("unknown aggregate \(next)", at: offset)
+                }
+                steps.append(.name(next))
+                advance()
+            } else if current.kind == .symbol("[") {
+                let open = current.offset
+                advance()
+                switch current.kind {
+                case .string(let key): steps.append(.key(key))
+                case .number(let text):
+                    guard let index = Int(text), index >= 0 else {
+                        throw error("a list index is a whole number from 0, not \(text)")
+                    }
+                    steps.append(.index(.position(index)))
+                case .symbol("*"): steps.append(.index(.all))
+                case .identifier(let word) where ["FIRST", "LAST", "SIZE"].contains(word.uppercased()):
+                    steps.append(
+                        .index(word.uppercased() == "FIRST" ? .first : word.uppercased() == "LAST" ? .last : .size))
+                default:
+                    throw error("expected an index (0, FIRST, LAST, SIZE or *) or a 'key', found \(current.describe)")
+                }
+                advance()
+                try expect(.symbol("]"), "']' to close the subscript opened at position \(open)")
+            } else {
+                return QueryKeyPath(steps, position: offset)
+            }
+        }
+    }
+
+    /// A number written in the predicate.
+    private func number(_ text: String, at offset: Int) throws -> StoredValue {
+        if let integer = Int64(text) { return .int(integer) }
+        guard let double = Double(text) else { throw error("\(text) is not a number", at: offset) }
+        return .double(double)
+    }
+
     private enum Operand {
-        case keyPath([String])
+        case keyPath(QueryKeyPath)
         case value(StoredValue)
     }
 
@@ -180,16 +454,10 @@ struct PredicateParser {
                 guard let keyPath = argument as? String else {
                     throw error("\(name) needs a key path string argument", at: token.offset)
                 }
-                return .keyPath(keyPath.split(separator: ".").map(String.init))
+                return .keyPath(
+                    QueryKeyPath(names: keyPath.split(separator: ".").map(String.init), position: token.offset))
             }
-            var path = [name]
-            while current.kind == .symbol(".") {
-                advance()
-                guard case .identifier(let next) = current.kind else { throw error("a property name after '.'") }
-                path.append(next)
-                advance()
-            }
-            return .keyPath(path)
+            return .keyPath(try parseKeyPath(startingWith: name, at: token.offset))
         case .string(let text):
             advance()
             return .value(.string(text))
@@ -211,7 +479,7 @@ struct PredicateParser {
                 throw error("%K needs a key path string argument", at: token.offset)
             }
             argumentIndex += 1
-            return .keyPath(name.split(separator: ".").map(String.init))
+            return .keyPath(QueryKeyPath(names: name.split(separator: ".").map(String.init), position: token.offset))
         case .symbol("{"):
             try enterNesting()
             defer { depth -= 1 }
@@ -361,6 +629,17 @@ enum QueryArgument {
         default:
             if let enumValue = argument as? any RawRepresentable { return storedValue(enumValue.rawValue) }
             return nil
+        }
+    }
+}
+
+extension QueryOperand {
+    /// Whether the operand reads the object (a key path or a subquery), not only constants.
+    var readsTheObject: Bool {
+        switch self {
+        case .value: return false
+        case .keyPath, .subqueryCount: return true
+        case .arithmetic(_, let left, let right): return left.readsTheObject || right.readsTheObject
         }
     }
 }

@@ -28,6 +28,9 @@ final class PreparedQuery: @unchecked Sendable {
     ///   that names a property the type lacks or compares what cannot be compared.
     init(catalog: StoreCatalog, binding: TypeBinding, spec: QuerySpec) throws {
         self.binding = binding
+        var spec = spec
+        // `5 == x`, `x == {1, 2}` and the like become the comparisons the planner reads.
+        spec.filter = try spec.filter.map { try QueryNormalizer(catalog: catalog, root: binding).normalize($0) }
         self.spec = spec
         sortPaths = spec.sorts.map {
             $0.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)

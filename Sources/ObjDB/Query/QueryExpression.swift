@@ -11,6 +11,9 @@ indirect enum QueryExpression: Hashable, Sendable {
     case or([QueryExpression])
     /// Compares a property (through links, and through a collection with a quantifier) with a value.
     case comparison(QueryComparison)
+    /// Compares two operands (key paths, constants, aggregates, arithmetic, subqueries), as
+    /// ``OperandComparison`` describes.
+    case operands(OperandComparison)
 }
 
 /// `path op value`, such as `user.screenName ==[c] "jack"` or `ANY tags.name BEGINSWITH "sun"`.
@@ -99,6 +102,7 @@ extension QueryExpression {
         case .not(let operand): return "NOT (\(operand.text))"
         case .and(let operands): return operands.map { "(\($0.text))" }.joined(separator: " AND ")
         case .or(let operands): return operands.map { "(\($0.text))" }.joined(separator: " OR ")
+        case .operands(let comparison): return comparison.text
         case .comparison(let comparison):
             var path = comparison.path.joined(separator: ".")
             if let aggregate = comparison.aggregate { path += "." + aggregate.rawValue }

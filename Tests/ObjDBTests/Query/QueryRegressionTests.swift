@@ -42,8 +42,10 @@ struct QueryRegressionTests {
         let tweets = try makeDatabase(directory).view().objects(Tweet.self)
         #expect(throws: ObjDBError.self) { try tweets.filter("NONE user.screenName == 'x'") }
         #expect(throws: ObjDBError.self) { try tweets.filter("ALL text == 'x'") }
-        #expect(throws: ObjDBError.self) { try tweets.filter("text.@count == 1") }
-        #expect(throws: ObjDBError.self) { try tweets.filter("retweetedBy.id.@sum > 1") }
+        // `text.@count` is the text's length and `retweetedBy.id.@sum` a sum through links (#17), but a
+        // sum of one string, or of strings, is no number.
+        #expect(throws: ObjDBError.self) { try tweets.filter("text.@sum == 1") }
+        #expect(throws: ObjDBError.self) { try tweets.filter("retweetedBy.name.@sum > 1") }
     }
 
     @Test func comparisonsThroughANilLinkActAsIfTheValueWereNil() throws {

@@ -1,0 +1,70 @@
+/// Rewrites general comparisons that are really `property op constant` into ``QueryComparison``,
+/// knowing the schema: `x == {1, 2}` and `{1, 2} == x` are `x IN {1, 2}` when `x` holds one value
+/// (for a list they compare element by element), and `x == NONE {1, 2}` is `NOT x IN {1, 2}`.
+/// What it rewrites reaches the planner (an index lookup) and the compiled field tests.
+///
+/// The parser already lowers what needs no schema (`5 == x`, `x == ANY {1, 2}`, `ANY {1, 2} IN list`).
+struct QueryNormalizer {
+    let catalog: StoreCatalog
+    let root: TypeBinding
+
+    func normalize(_ expression: QueryExpression) throws -> QueryExpression {
+        switch expression {
+        case .constant, .comparison: return expression
+        case .not(let inner): return .not(try normalize(inner))
+        case .and(let parts): return .and(try parts.map(normalize))
+        case .or(let parts): return .or(try parts.map(normalize))
+        case .operands(let comparison): return lowered(comparison) ?? expression
+        }
+    }
+
+    private func lowered(_ comparison: OperandComparison) -> QueryExpression? {
+        guard comparison.op == .equal else { return nil }
+        let path: QueryKeyPath
+        let values: [StoredValue]
+        let quantifier: QueryQuantifier?
+        switch (comparison.left, comparison.right) {
+        case (.keyPath(let keyPath), .value(.list(let list))) where comparison.leftQuantifier == nil:
+            (path, values, quantifier) = (keyPath, list, comparison.rightQuantifier)
+        case (.value(.list(let list)), .keyPath(let keyPath)) where comparison.rightQuantifier == nil:
+            (path, values, quantifier) = (keyPath, list, comparison.leftQuantifier)
+        default:
+            return nil
+        }
+        guard let names = path.names, holdsOneValue(names[...], in: root) else { return nil }
+        let oneOf = QueryExpression.comparison(
+            QueryComparison(path: names, op: .in, value: .list(values), options: comparison.options))
+        switch quantifier {
+        case nil, .some(.any): return oneOf
+        case .some(.none): return .not(oneOf)
+        case .some(.all): return nil
+        }
+    }
+
+    /// Whether the path names properties through to-one links, ending at one stored value.
+    private func holdsOneValue(_ path: ArraySlice<String>, in binding: TypeBinding) -> Bool {
+        guard let name = path.first, let property = binding[name], property.schema.collection == .single,
+            property.schema.type != .linkingObjects
+        else { return false }
+        if path.count == 1 { return property.schema.type != .embedded }
+        guard property.schema.type == .object || property.schema.type == .embedded,
+            let target = property.schema.objectType.flatMap({ catalog.bindings[$0] })
+        else { return false }
+        return holdsOneValue(path.dropFirst(), in: target)
+    }
+}
+
+extension QueryComparison {
+    /// The comparison in the general form, for the paths only the ``OperandEvaluator`` walks
+    /// (through two collections, into a map, an aggregate through objects).
+    var asOperands: OperandComparison {
+        let names = path + (aggregate.map { [$0.rawValue] } ?? [])
+        let keyPath = QueryOperand.keyPath(QueryKeyPath(names: names))
+        if op == .containsElement {
+            return OperandComparison(left: .value(value), op: .in, options: options, right: keyPath)
+        }
+        return OperandComparison(
+            left: keyPath, leftQuantifier: quantifier == .any ? nil : quantifier, op: op, options: options,
+            right: .value(value))
+    }
+}
