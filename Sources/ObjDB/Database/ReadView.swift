@@ -43,6 +43,8 @@ public final class ReadView {
     let snapshot: Snapshot
     /// The database the view reads.
     public let database: Database
+    /// The object the last point read returned, for the next one to reuse once the caller lets go.
+    private var recycledObject: ObjectBase?
 
     init(snapshot: Snapshot) {
         self.snapshot = snapshot
@@ -56,7 +58,11 @@ public final class ReadView {
     /// ``Configuration/faultHandler``.
     public func object<T: Object>(ofType type: T.Type, forPrimaryKey key: some PrimaryKeyValue) -> T? {
         do {
-            return try snapshot.object(type, key: key._objectKey)
+            // Taken out of the view, so the slot holds the only reference when the caller let go.
+            var recycled = recycledObject as? T
+            recycledObject = nil
+            defer { recycledObject = recycled }
+            return try snapshot.object(type, key: key._objectKey, recycling: &recycled)
         } catch {
             snapshot.catalog.faults.report(error)
             return nil

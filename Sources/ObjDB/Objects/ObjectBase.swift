@@ -2,7 +2,11 @@
 /// object's accessor to its record.
 open class ObjectBase {
     /// How the object reads and writes its record once the store manages it; `nil` while unmanaged.
-    @usableFromInline var accessor: ObjectAccessor?
+    ///
+    /// Unchecked exclusivity: a managed object is confined to its view's thread, and every
+    /// access is a load or store that never overlaps another, so the run-time check Swift would
+    /// make on each property read (a class property also taken `inout` by recycling) buys nothing.
+    @exclusivity(unchecked) @usableFromInline var accessor: ObjectAccessor?
     /// Set on the instances the `where` front-end uses to learn which property a key path reads.
     @usableFromInline var tracer: PropertyTracer?
 

@@ -155,6 +155,8 @@ public struct Results<Element: Object>: RandomAccessCollection {
         private var chunk = 0
         private var offset = 0
         private var current: [[UInt8]] = []
+        /// The object `next()` returned last, reused for the next one once the loop lets go of it.
+        private var recycled: Element?
 
         init(
             snapshot: Snapshot, binding: TypeBinding, keys: KeyChunks, records: [RecordReader]?, generation: UInt64
@@ -186,7 +188,8 @@ public struct Results<Element: Object>: RandomAccessCollection {
                     })
                 else { continue }
                 if snapshot.generation == generation {
-                    let object = snapshot.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+                    let object = snapshot.object(
+                        recycling: &recycled, Element.self, binding: binding, keyBytes: key, key: objectKey)
                     if let records { object.accessor?.prime(with: records[position - 1]) }
                     return object
                 }
@@ -200,7 +203,8 @@ public struct Results<Element: Object>: RandomAccessCollection {
                     preconditionFailure("Reading \(binding.schema.name) failed: \(error)")
                 }
                 guard let reader = found else { continue }
-                let object = snapshot.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
+                let object = snapshot.object(
+                    recycling: &recycled, Element.self, binding: binding, keyBytes: key, key: objectKey)
                 object.accessor?.prime(with: reader)
                 return object
             }

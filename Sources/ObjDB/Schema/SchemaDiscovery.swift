@@ -13,16 +13,22 @@ final class DiscoveredType: Sendable {
     let layout: [(offset: Int, type: any PersistedLayout.Type)]?
     /// The classes its properties link to, embed or are linked from, in declaration order.
     let referencedTypes: [ObjectBase.Type]
+    /// Whether a managed instance nobody holds may be pointed at another object of the class
+    /// instead of making a new one: a top-level class whose every stored property is a
+    /// `@Persisted` one, so an instance holds nothing of its own that would carry over.
+    let isRecyclable: Bool
 
     private init(
         swiftType: ObjectBase.Type, schema: ObjectSchema, propertyIndexByOrdinal: [Int],
-        layout: [(offset: Int, type: any PersistedLayout.Type)]?, referencedTypes: [ObjectBase.Type]
+        layout: [(offset: Int, type: any PersistedLayout.Type)]?, referencedTypes: [ObjectBase.Type],
+        isRecyclable: Bool
     ) {
         self.swiftType = swiftType
         self.schema = schema
         self.propertyIndexByOrdinal = propertyIndexByOrdinal
         self.layout = layout
         self.referencedTypes = referencedTypes
+        self.isRecyclable = isRecyclable
     }
 
     /// `types` and every class they reach through links, embedded objects and linking
@@ -164,9 +170,13 @@ final class DiscoveredType: Sendable {
         for (index, ordinal) in ordinals.enumerated() { indexByOrdinal[ordinal] = index }
         let schema = ObjectSchema(name: name, properties: properties, isEmbedded: prototype is EmbeddedObject)
         try validate(schema)
+        let holdsOnlyPersisted = levels.allSatisfy { level in
+            level.subjectType == ObjectBase.self || level.children.allSatisfy { $0.value is any DiscoverableProperty }
+        }
         return DiscoveredType(
             swiftType: type, schema: schema, propertyIndexByOrdinal: indexByOrdinal,
-            layout: verifiedLayout(of: prototype, levels: levels, count: ordinals.count), referencedTypes: referenced)
+            layout: verifiedLayout(of: prototype, levels: levels, count: ordinals.count), referencedTypes: referenced,
+            isRecyclable: holdsOnlyPersisted && !schema.isEmbedded)
     }
 
     /// Where each `Persisted` of `prototype` lives, computed from Swift's class layout (stored

@@ -242,7 +242,9 @@ struct PredicateGenerator {
     private mutating func atom() -> GeneratedPredicate {
         let ordered = ["==", "!=", "<", "<=", ">", ">="]
         let mutation = self.mutation
-        switch Int.random(in: 0..<11, using: &random) {
+        switch Int.random(in: 0..<12, using: &random) {
+        case 11:
+            return literal()
         case 0:
             let op = pick(ordered)
             let meant = mutation.meaning(of: op)
@@ -346,6 +348,38 @@ struct PredicateGenerator {
             return GeneratedPredicate(format: "owner.name \(op)\(modifier) %@", arguments: [value]) { row in
                 guard let name = row.ownerName else { return op == "!=" }
                 return compareText(name, meant, value, folds ? [.caseInsensitive] : [])
+            }
+        }
+    }
+
+    /// A comparison with one of Realm's literals: a date (`1970-01-01@00:00:02`, `T2:0`), a signed,
+    /// hexadecimal or exponent number, `inf`, `-inf` or `NaN`.
+    private mutating func literal() -> GeneratedPredicate {
+        let op = pick(["==", "!=", "<", "<=", ">", ">="])
+        let meant = mutation.meaning(of: op)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0:
+            let second = Int.random(in: 0...4, using: &random)
+            let nanoseconds = pick([0, 0, 500_000_000])
+            let spelled =
+                Bool.random(using: &random)
+                ? "1970-01-01@00:00:0\(second)" + (nanoseconds == 0 ? "" : ":\(nanoseconds)")
+                : "T\(second):\(nanoseconds)"
+            let value = Date(timeIntervalSince1970: Double(second) + Double(nanoseconds) / 1e9)
+            return GeneratedPredicate(format: "when \(op) \(spelled)", arguments: []) { compare($0.when, meant, value) }
+        case 1:
+            let value = Int.random(in: -6...6, using: &random)
+            let spelled = pick([
+                value >= 0 ? "+\(value)" : "\(value)", value >= 0 ? "0x\(String(value, radix: 16))" : "-0x\(-value)",
+                "\(value)e0",
+            ])
+            return GeneratedPredicate(format: "count \(op) \(spelled)", arguments: []) {
+                compare(Double($0.count), meant, Double(value))
+            }
+        default:
+            let (spelled, value) = pick([("inf", Double.infinity), ("-inf", -.infinity), ("NaN", .nan), ("+2.25", 2.25)])
+            return GeneratedPredicate(format: "score \(op) \(spelled)", arguments: []) {
+                compare($0.score, meant, value)
             }
         }
     }

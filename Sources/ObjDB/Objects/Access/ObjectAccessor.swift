@@ -4,8 +4,8 @@ final class ObjectAccessor {
     let snapshot: Snapshot
     let binding: TypeBinding
     /// The table key, or empty for an embedded object.
-    let key: [UInt8]
-    let objectKey: ObjectKey
+    private(set) var key: [UInt8]
+    private(set) var objectKey: ObjectKey
     /// For an embedded object: where in its owner it lives.
     let owner: EmbeddedLocation?
 
@@ -28,6 +28,18 @@ final class ObjectAccessor {
         self.key = owner.accessor.key
         self.objectKey = owner.accessor.objectKey
         self.owner = owner
+    }
+
+    /// Points a recycled top-level object's accessor at another object of the same type and
+    /// snapshot, forgetting what it cached of the old one.
+    func repoint(key: [UInt8], objectKey: ObjectKey) {
+        precondition(owner == nil, "An embedded object's accessor cannot be repointed.")
+        self.key = key
+        self.objectKey = objectKey
+        cachedReader = nil
+        cachedGeneration = .max
+        if !cachedCollections.isEmpty { cachedCollections.removeAll() }
+        collectionsGeneration = .max
     }
 
     /// Caches a record the caller just read for this object, saving the next lookup.

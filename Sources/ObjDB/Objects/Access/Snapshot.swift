@@ -178,12 +178,19 @@ extension Snapshot {
 
     /// A managed object of class `type` for the stored object `key`, or `nil` when it does not exist.
     func object<T: ObjectBase>(_ type: T.Type, key: ObjectKey) throws -> T? {
+        var recycled: T?
+        return try object(type, key: key, recycling: &recycled)
+    }
+
+    /// A managed object of class `type` for the stored object `key`, made by
+    /// ``object(recycling:_:binding:keyBytes:key:)``, or `nil` when it does not exist.
+    func object<T: ObjectBase>(_ type: T.Type, key: ObjectKey, recycling recycled: inout T?) throws -> T? {
         let binding = try catalog.binding(for: type)
         let keyBytes = ObjectKeyCodec.encode(key)
         // A key too long to be stored cannot be found.
         guard keyBytes.count <= catalog.maxKeySize else { return nil }
         guard let reader = try record(in: binding, key: keyBytes) else { return nil }
-        let object = makeObject(type, binding: binding, keyBytes: keyBytes, key: key)
+        let object = object(recycling: &recycled, type, binding: binding, keyBytes: keyBytes, key: key)
         object.accessor?.prime(with: reader)
         return object
     }
