@@ -377,7 +377,9 @@ struct PredicateGenerator {
                 compare(Double($0.count), meant, Double(value))
             }
         default:
-            let (spelled, value) = pick([("inf", Double.infinity), ("-inf", -.infinity), ("NaN", .nan), ("+2.25", 2.25)])
+            let (spelled, value) = pick([
+                ("inf", Double.infinity), ("-inf", -.infinity), ("NaN", .nan), ("+2.25", 2.25),
+            ])
             return GeneratedPredicate(format: "score \(op) \(spelled)", arguments: []) {
                 compare($0.score, meant, value)
             }
