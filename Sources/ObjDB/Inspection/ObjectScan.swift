@@ -15,17 +15,14 @@ package struct ObjectScan {
 
     /// The objects of `type` in `view` matching `filter` (the string predicate syntax), in `sorts` order.
     ///
+    /// A `SORT`, `DISTINCT` or `LIMIT` trailer in `filter` applies first, then `sorts` (ties kept in
+    /// the trailer's order), then ``forEach(offset:limit:_:)``'s paging.
+    ///
     /// - Throws: ``ObjDBError/unknownType(_:)``, the predicate's syntax and query errors.
     package init(view: ReadView, type: String, filter: String? = nil, sorts: [SortKey] = []) throws {
         self.view = view
         binding = try view.snapshot.catalog.binding(named: type)
-        var spec = QuerySpec()
-        if let filter {
-            var parser = try PredicateParser(filter, arguments: [])
-            let expression = try parser.parse()
-            spec.filter = expression
-        }
-        spec.sorts = sorts
+        let spec = try ReadView.spec(filter: filter, arguments: [], sorts: sorts, limit: nil)
         self.spec = spec
         query = try PreparedQuery(catalog: view.snapshot.catalog, binding: binding, spec: spec)
     }
@@ -81,7 +78,7 @@ package struct ObjectScan {
 
         let filter = query.filter
         let queryReader = QueryReader(source: source, readsDamagedAsEmpty: false)
-        if spec.sorts.isEmpty {
+        if spec.sorts.isEmpty, spec.distinctPaths.isEmpty, spec.limit == nil, spec.then.isEmpty {
             let (plan, _) = try QueryPlanner(catalog: catalog, binding: binding).plan(filter: spec.filter, sorts: [])
             var lower: KeyBound?
             var upper: KeyBound?
@@ -110,7 +107,9 @@ package struct ObjectScan {
             return
         }
         var sorted = spec
-        if let limit { sorted.limit = offset.addingReportingOverflow(limit).overflow ? nil : offset + limit }
+        if let limit, !offset.addingReportingOverflow(limit).overflow {
+            sorted = spec.ordered(by: [.limit(offset + limit)])
+        }
         try deliverKeys(try QueryExecution(source: source, binding: binding, spec: sorted).keys())
 
     }

@@ -44,7 +44,7 @@ struct ResultsDiffer {
         self.spec = spec
         self.linkedTypes = spec.linkedTypes(from: binding, in: database)
         self.readTypes = linkedTypes.union([binding.schema.name])
-        self.sortsThroughLinks = spec.sorts.contains { $0.keyPath.contains(".") }
+        self.sortsThroughLinks = spec.effectiveSorts.contains { $0.keyPath.contains(".") }
         self.observed = observed ?? .everything(of: binding, in: database)
     }
 
@@ -92,7 +92,7 @@ struct ResultsDiffer {
         if let changes, readTypes.allSatisfy({ !changes.touches($0) }) { return nil }
         let own = changes?.types[binding.schema.name]
         let linkedChanged = changes.map { changes in linkedTypes.contains { changes.touches($0) } }
-        if let changes, let own, !own.isWholesale, linkedChanged == false, spec.limit == nil,
+        if let changes, let own, !own.isWholesale, linkedChanged == false, spec.limit == nil, spec.then.isEmpty,
             spec.distinctPaths.isEmpty, spec.sorts.isEmpty || old != nil,
             changes.touches(binding.schema.name)
         {
@@ -322,13 +322,16 @@ struct QueryOrder {
     let binding: TypeBinding
     let spec: QuerySpec
     let snapshot: Snapshot
+    /// The order the results end in (a predicate's trailer may sort after the spec's own sort).
+    private let sorts: [SortKey]
     private let paths: [[String]]
 
     init(binding: TypeBinding, spec: QuerySpec, snapshot: Snapshot) {
         self.binding = binding
         self.spec = spec
         self.snapshot = snapshot
-        self.paths = spec.sorts.map { $0.keyPath.split(separator: ".").map(String.init) }
+        self.sorts = spec.effectiveSorts
+        self.paths = sorts.map { $0.keyPath.split(separator: ".").map(String.init) }
     }
 
     func sortValues(of key: [UInt8]) throws -> [StoredValue] {
@@ -337,10 +340,10 @@ struct QueryOrder {
 
     /// Whether `left` comes before `right`; `knownValues` saves reading one key's values again.
     func precedes(_ left: [UInt8], _ right: [UInt8], knownValues: ([UInt8], [StoredValue])? = nil) throws -> Bool {
-        if spec.sorts.isEmpty { return left.lexicographicallyPrecedes(right) }
+        if sorts.isEmpty { return left.lexicographicallyPrecedes(right) }
         let leftValues = knownValues?.0 == left ? knownValues!.1 : try sortValues(of: left)
         let rightValues = knownValues?.0 == right ? knownValues!.1 : try sortValues(of: right)
-        for (index, sort) in spec.sorts.enumerated() {
+        for (index, sort) in sorts.enumerated() {
             let order = QueryOrdering.compare(leftValues[index], rightValues[index], sort.options)
             if order != 0 { return sort.ascending ? order < 0 : order > 0 }
         }
@@ -349,7 +352,7 @@ struct QueryOrder {
 
     /// Whether two objects with these sort values sit in the same place relative to every other.
     func sameOrder(_ left: [StoredValue], _ right: [StoredValue]) -> Bool {
-        zip(spec.sorts, zip(left, right)).allSatisfy { sort, pair in
+        zip(sorts, zip(left, right)).allSatisfy { sort, pair in
             QueryOrdering.compare(pair.0, pair.1, sort.options) == 0
         }
     }
@@ -360,12 +363,35 @@ extension QuerySpec {
     /// (in its filter, sorts and `distinct`), its own included when a link leads back to it.
     func linkedTypes(from binding: TypeBinding, in database: Database) -> Set<String> {
         var types: Set<String> = []
-        var paths = sorts.map { $0.keyPath.split(separator: ".").map(String.init) }
-        paths += distinctPaths.map { $0.split(separator: ".").map(String.init) }
+        var paths = orderingKeyPaths.map { $0.split(separator: ".").map(String.init) }
         if let filter { paths += filter.comparisonPaths }
         for path in paths {
             var current = binding
-            for name in path where !name.hasPrefix("@") {
+            var skip = 0
+            for (index, name) in path.enumerated() {
+                if skip > 0 {
+                    skip -= 1
+                    continue
+                }
+                // `@links.Type.property` (#17): objects of `Type` linking here, without a declared property.
+                if name == "@links", index + 2 < path.count, let source = database.bindings[path[index + 1]] {
+                    types.insert(source.schema.name)
+                    current = source
+                    skip = 2
+                    continue
+                }
+                if name == "@links" {
+                    // `@links.@count`: every type with a link to this one.
+                    let target = current.schema.name
+                    for (typeName, other) in database.bindings
+                    where other.properties.contains(where: {
+                        $0.schema.objectType == target && $0.schema.type == .object
+                    }) {
+                        types.insert(typeName)
+                    }
+                    break
+                }
+                if name.hasPrefix("@") { continue }
                 guard let property = current[name] else { break }
                 if property.schema.type == .linkingObjects, let source = property.schema.objectType {
                     types.insert(source)

@@ -21,6 +21,8 @@ struct PredicateParser {
     private var argumentIndex = 0
     /// The arguments `$0`, `$1`, … and `$K0`, … named by position.
     private var positionsUsed = Set<Int>()
+    /// The `SORT(…)`, `DISTINCT(…)` and `LIMIT(n)` after the predicate, in order (see ``OrderingTrailer``).
+    private(set) var ordering: [OrderingStep] = []
 
     init(_ text: String, arguments: [Any]) throws {
         self.text = text
@@ -31,6 +33,7 @@ struct PredicateParser {
     /// The whole predicate.
     mutating func parse() throws -> QueryExpression {
         let expression = try parseOr()
+        (ordering, position) = try OrderingTrailer.parse(text, tokens, from: position)
         guard current.kind == .end else { throw error("unexpected \(current.describe)") }
         let used = positionsUsed.union(0..<argumentIndex).count
         guard used == arguments.count else {
@@ -225,7 +228,7 @@ struct PredicateParser {
         return .comparison(
             QueryComparison(
                 path: path, aggregate: aggregate, quantifier: quantifier ?? .any, op: op, value: value,
-                options: options))
+                options: options, position: offset))
     }
 
     // MARK: Operands

@@ -21,6 +21,8 @@ final class PreparedQuery: @unchecked Sendable {
     let residual: FilterProgram?
     private let sortPaths: [[String]]
     private let distinctPaths: [[String]]
+    /// The spec's ``QuerySpec/then`` steps, each with the paths it reads.
+    private let thenSteps: [(step: OrderingStep, paths: [[String]])]
 
     /// Prepares `spec` for objects of `binding`'s type.
     ///
@@ -42,6 +44,12 @@ final class PreparedQuery: @unchecked Sendable {
         for path in distinctPaths {
             try QueryPaths.validateSortPath(path, from: binding, catalog: catalog, what: "distinct")
         }
+        thenSteps = try spec.then.map { step in
+            let paths = Self.paths(of: step)
+            let what = if case .sort = step { "sort" } else { "distinct" }
+            for path in paths { try QueryPaths.validateSortPath(path, from: binding, catalog: catalog, what: what) }
+            return (step, paths)
+        }
         let compiler = FilterCompiler(catalog: catalog, root: binding)
         let filter = try spec.filter.map { try compiler.compile($0) }
         let choice = try QueryPlanner(catalog: catalog, binding: binding).choose(filter: spec.filter, sorts: spec.sorts)
@@ -61,18 +69,30 @@ final class PreparedQuery: @unchecked Sendable {
         }
     }
 
-    /// The same query cut to `limit` objects: the filter and the plan are shared, not compiled again.
+    /// The same query cut to at most `limit` objects, after whatever it does already: the
+    /// filter and the plan are shared, not compiled again.
     func limited(to limit: Int) -> PreparedQuery {
-        var spec = self.spec
-        spec.limit = limit
+        let spec = self.spec.ordered(by: [.limit(limit)])
         return PreparedQuery(
             binding: binding, spec: spec, plan: plan, sortedByPlan: sortedByPlan, filter: filter, residual: residual,
-            sortPaths: sortPaths, distinctPaths: distinctPaths)
+            sortPaths: sortPaths, distinctPaths: distinctPaths, thenSteps: spec.then.map { ($0, Self.paths(of: $0)) })
+    }
+
+    /// The key paths a step reads, split into names.
+    private static func paths(of step: OrderingStep) -> [[String]] {
+        let keyPaths: [String]
+        switch step {
+        case .sort(let keys): keyPaths = keys.map(\.keyPath)
+        case .distinct(let paths): keyPaths = paths
+        case .limit: keyPaths = []
+        }
+        return keyPaths.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
     }
 
     private init(
         binding: TypeBinding, spec: QuerySpec, plan: QueryPlan, sortedByPlan: Bool, filter: FilterProgram?,
-        residual: FilterProgram?, sortPaths: [[String]], distinctPaths: [[String]]
+        residual: FilterProgram?, sortPaths: [[String]], distinctPaths: [[String]],
+        thenSteps: [(step: OrderingStep, paths: [[String]])]
     ) {
         self.binding = binding
         self.spec = spec
@@ -82,6 +102,7 @@ final class PreparedQuery: @unchecked Sendable {
         self.residual = residual
         self.sortPaths = sortPaths
         self.distinctPaths = distinctPaths
+        self.thenSteps = thenSteps
     }
 
     /// The plan as `explain()` shows it.
@@ -91,6 +112,17 @@ final class PreparedQuery: @unchecked Sendable {
         if !spec.sorts.isEmpty { text += sortedByPlan ? ", sorted by the scan" : ", sorted in memory" }
         if !spec.distinctPaths.isEmpty { text += ", distinct by \(spec.distinctPaths.joined(separator: ", "))" }
         if let limit = spec.limit { text += ", limit \(limit)" }
+        for step in spec.then {
+            switch step {
+            case .sort(let keys):
+                text +=
+                    ", then sorted by "
+                    + keys.map { "\($0.keyPath) \($0.ascending ? "ASC" : "DESC")" }
+                    .joined(separator: ", ")
+            case .distinct(let paths): text += ", then distinct by \(paths.joined(separator: ", "))"
+            case .limit(let count): text += ", then limit \(count)"
+            }
+        }
         return text
     }
 
@@ -101,7 +133,7 @@ final class PreparedQuery: @unchecked Sendable {
 
     /// The number of matching objects; without a sort or `distinct`, counted without keeping a key.
     func count(_ reader: QueryReader) throws -> Int {
-        guard spec.distinctPaths.isEmpty, spec.sorts.isEmpty || spec.limit == nil else {
+        guard spec.then.isEmpty, spec.distinctPaths.isEmpty, spec.sorts.isEmpty || spec.limit == nil else {
             return try matches(reader).keys.count
         }
         if let limit = spec.limit, !orderedByScan { return Swift.min(limit, try matches(reader).keys.count) }
@@ -113,7 +145,7 @@ final class PreparedQuery: @unchecked Sendable {
     /// The first matching object's key and record, reading no further than it when the scan's
     /// order is the results' order.
     func first(_ reader: QueryReader) throws -> (key: [UInt8], record: RecordReader?)? {
-        guard orderedByScan, spec.limit != 0 else {
+        guard orderedByScan, spec.limit != 0, spec.then.isEmpty else {
             let found = try matches(reader)
             return found.keys.first.map { ($0, found.records?.first) }
         }
@@ -145,6 +177,20 @@ final class PreparedQuery: @unchecked Sendable {
         if let limit = spec.limit, keys.count > limit {
             keys.removeLast(keys.count - limit)
             if let kept = records, kept.count > limit { records = Array(kept.prefix(limit)) }
+        }
+        for (step, paths) in thenSteps {
+            switch step {
+            case .sort(let sorts):
+                records = nil
+                keys = try stableSort(keys, by: sorts, at: paths, reader)
+            case .distinct:
+                records = nil
+                keys = try distinct(keys, at: paths, reader)
+            case .limit(let limit):
+                guard keys.count > limit else { continue }
+                keys.removeLast(keys.count - limit)
+                if let kept = records, kept.count > limit { records = Array(kept.prefix(limit)) }
+            }
         }
         return (keys, records)
     }
@@ -262,11 +308,34 @@ final class PreparedQuery: @unchecked Sendable {
     }
 
     private func distinct(_ keys: [[UInt8]], _ reader: QueryReader) throws -> [[UInt8]] {
+        try distinct(keys, at: distinctPaths, reader)
+    }
+
+    /// The first key of each distinct combination of the values at `distinctPaths`, in order.
+    private func distinct(_ keys: [[UInt8]], at distinctPaths: [[String]], _ reader: QueryReader) throws
+        -> [[UInt8]]
+    {
         let paths = QueryPaths(reader: reader)
         var seen = Set<[StoredValue]>()
         return try keys.filter { key in
             seen.insert(try distinctPaths.map { try paths.value(at: $0, of: key, in: binding) }).inserted
         }
+    }
+
+    /// `keys` sorted by `sorts` (read at `sortPaths`), equal objects kept in the order given, as
+    /// Realm's sort after a `DISTINCT` or `LIMIT` keeps them.
+    private func stableSort(_ keys: [[UInt8]], by sorts: [SortKey], at sortPaths: [[String]], _ reader: QueryReader)
+        throws -> [[UInt8]]
+    {
+        let paths = QueryPaths(reader: reader)
+        let rows = try keys.map { key in (key, try sortPaths.map { try paths.value(at: $0, of: key, in: binding) }) }
+        return rows.enumerated().sorted { left, right in
+            for (index, sort) in sorts.enumerated() {
+                let order = QueryOrdering.compare(left.element.1[index], right.element.1[index], sort.options)
+                if order != 0 { return sort.ascending ? order < 0 : order > 0 }
+            }
+            return left.offset < right.offset
+        }.map(\.element.0)
     }
 }
 

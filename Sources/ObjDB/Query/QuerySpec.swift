@@ -4,10 +4,13 @@ struct QuerySpec: Hashable, Sendable {
     var sorts: [SortKey] = []
     var distinctPaths: [String] = []
     var limit: Int?
+    /// What follows the sort, `distinct` and limit, in order: the steps of a predicate's
+    /// `SORT`/`DISTINCT`/`LIMIT` trailer that they cannot do (see ``ordered(by:)``).
+    var then: [OrderingStep] = []
 
     /// Whether the results are simply every object in key order.
     var isEverything: Bool {
-        filter == nil && sorts.isEmpty && distinctPaths.isEmpty && limit == nil
+        filter == nil && sorts.isEmpty && distinctPaths.isEmpty && limit == nil && then.isEmpty
     }
 
     /// `self` with `expression` added to the filter by `AND`.

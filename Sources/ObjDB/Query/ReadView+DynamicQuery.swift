@@ -1,6 +1,9 @@
 extension ReadView {
     /// The objects of the type named `typeName` that match a string predicate, sorted, at most `limit`.
     ///
+    /// A `SORT`, `DISTINCT` or `LIMIT` trailer in `filter` applies first; `sorts` then sorts what it
+    /// leaves (its ties kept in the trailer's order), and `limit` cuts the result.
+    ///
     /// ```swift
     /// let popular = try view.dynamicObjects("Tweet", filter: "retweetCount > %@", arguments: [10],
     ///                                       sortedBy: [SortKey("createdAt", ascending: false)], limit: 20)
@@ -14,13 +17,7 @@ extension ReadView {
             throw ObjDBError.invalidArgument("limit", reason: "must not be negative, not \(limit)")
         }
         let binding = try database.binding(named: typeName)
-        var spec = QuerySpec()
-        if let filter {
-            var parser = try PredicateParser(filter, arguments: arguments)
-            spec.filter = try parser.parse()
-        }
-        spec.sorts = sorts
-        spec.limit = limit
+        let spec = try Self.spec(filter: filter, arguments: arguments, sorts: sorts, limit: limit)
         let keys = try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).keys()
         return keys.compactMap { snapshot.dynamicObject(binding, tableKey: $0) }
     }
@@ -32,13 +29,22 @@ extension ReadView {
         throws -> String
     {
         let binding = try database.binding(named: typeName)
+        let spec = try Self.spec(filter: filter, arguments: arguments, sorts: sorts, limit: nil)
+        return try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).explain()
+    }
+
+    /// The query of a string predicate (and its trailer), then `sorts`, then `limit`.
+    static func spec(filter: String?, arguments: [Any], sorts: [SortKey], limit: Int?) throws -> QuerySpec {
         var spec = QuerySpec()
+        var steps: [OrderingStep] = []
         if let filter {
             var parser = try PredicateParser(filter, arguments: arguments)
             spec.filter = try parser.parse()
+            steps = parser.ordering
         }
-        spec.sorts = sorts
-        return try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).explain()
+        if !sorts.isEmpty { steps.append(.sort(sorts)) }
+        if let limit { steps.append(.limit(limit)) }
+        return spec.ordered(by: steps)
     }
 
     /// The objects of the type named `typeName` that link to the object, as `Type.property` → objects.

@@ -11,9 +11,19 @@ extension Results {
     /// - Throws: ``ObjDBError/predicateSyntax(predicate:position:message:)`` pointing at the
     ///   error, ``ObjDBError/invalidQuery(type:reason:)`` for an unknown property or a
     ///   comparison the property's type has no meaning for.
+    ///
+    /// A `SORT(…)`, `DISTINCT(…)` or `LIMIT(n)` after the predicate applies in the order written,
+    /// after what these results do already, as in Realm:
+    ///
+    /// ```swift
+    /// let youngest = try people.filter("age >= 18 SORT(age ASC, name ASC) LIMIT(5)")
+    /// ```
     public func filter(_ predicateFormat: String, _ arguments: Any...) throws -> Results {
         var parser = try PredicateParser(predicateFormat, arguments: arguments)
-        return try filtered(by: try parser.parse())
+        let expression = try parser.parse()
+        return try Results(
+            snapshot: snapshot, binding: binding,
+            preparing: spec.filtered(by: expression).ordered(by: parser.ordering))
     }
 
     /// The objects that also match a query written in Swift, checked by the compiler.
@@ -67,7 +77,12 @@ extension Results {
     ///   a property of one value (checked here, as in ``sorted(byKeyPath:ascending:)``).
     public func sorted(by descriptors: [SortKey]) throws -> Results {
         var spec = self.spec
-        spec.sorts = descriptors
+        if spec.then.isEmpty {
+            spec.sorts = descriptors
+        } else {
+            // After a predicate's SORT/DISTINCT/LIMIT trailer, the sort applies to what it left.
+            spec = spec.ordered(by: [.sort(descriptors)])
+        }
         return try Results(snapshot: snapshot, binding: binding, preparing: spec)
     }
 
@@ -77,7 +92,11 @@ extension Results {
     ///   a property of one value (checked here, as in ``sorted(byKeyPath:ascending:)``).
     public func distinct(by keyPaths: [String]) throws -> Results {
         var spec = self.spec
-        spec.distinctPaths = keyPaths
+        if spec.then.isEmpty {
+            spec.distinctPaths = keyPaths
+        } else {
+            spec = spec.ordered(by: [.distinct(keyPaths)])
+        }
         return try Results(snapshot: snapshot, binding: binding, preparing: spec)
     }
 
@@ -86,7 +105,7 @@ extension Results {
     public func limit(_ count: Int) -> Results {
         Results(
             snapshot: snapshot, binding: binding,
-            query: query.limited(to: Swift.max(0, Swift.min(count, spec.limit ?? count))))
+            query: query.limited(to: Swift.max(0, count)))
     }
 
     /// How the query runs: the access path (a full scan, a primary-key or index lookup or

@@ -105,6 +105,18 @@ struct OperandStore {
 
     var people: Results<RqPerson> { get throws { try database.view().objects(RqPerson.self) } }
 
+    /// The code of the error `predicate` is rejected with, or `nil` when it runs.
+    func errorCode(_ predicate: String) -> ObjDBError.Code? {
+        do {
+            _ = try names(predicate)
+            return nil
+        } catch let error as ObjDBError {
+            return error.code
+        } catch {
+            return nil
+        }
+    }
+
     /// The names of the people matching `predicate`, sorted.
     func names(_ predicate: String, _ arguments: Any...) throws -> [String] {
         var parser = try PredicateParser(predicate, arguments: arguments)

@@ -8,8 +8,9 @@ struct DumpCommand: Subcommand {
     static let spec = CommandSpec(
         name: "dump", abstract: "objects of a type, filtered, sorted, paged",
         discussion: """
-            PREDICATE is the string predicate syntax (retweetCount > 10 AND lang == 'en'); -B sorts
-            descending. Links print as Type(key) in tables and as keys in JSON and CSV; tables
+            PREDICATE is the string predicate syntax (retweetCount > 10 AND lang == 'en'), and may end
+            in SORT(a DESC) DISTINCT(b) LIMIT(n), applied as written; --sort then sorts what it left
+            (its ties kept in that order) and --offset/--limit page the result. -B sorts descending. Links print as Type(key) in tables and as keys in JSON and CSV; tables
             summarize lists, JSON holds them whole, CSV holds them as JSON. Dates are exact ISO 8601.
             """,
         operands: [.init("TYPE")],

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import ObjDB
+
+/// `+ - * /` in comparisons, with precedence and parentheses (#17.11). Ages: alice 30, bob 40, carol 25;
+/// balances 20, 5, 0.
+@Suite("Queries: arithmetic")
+struct ArithmeticTests {
+    @Test func arithmeticOnTwoProperties() throws {
+        let store = try OperandStore()
+        #expect(try store.names("balance * 2 > age") == ["alice"])
+        #expect(try store.names("age - balance == 35") == ["bob"])
+    }
+
+    @Test func multiplicationBindsTighterThanAddition() throws {
+        let store = try OperandStore()
+        #expect(try store.names("age + 10 * 2 == 50") == ["alice"])
+        #expect(try store.names("(age + 10) * 2 == 80") == ["alice"])
+        #expect(try store.names("2 * (age - 20) >= age") == ["bob"])
+    }
+
+    @Test func aSignedNumberAfterAnOperandIsSubtraction() throws {
+        let store = try OperandStore()
+        #expect(try store.names("age -5 == 25") == ["alice"])
+        #expect(try store.names("age-5 == 35") == ["bob"])
+    }
+
+    @Test func integersDivideAsIntegersAndDoublesAsDoubles() throws {
+        let store = try OperandStore()
+        #expect(try store.names("age / 2 == 12") == ["carol"])
+        #expect(try store.names("age / 2.0 == 12.5") == ["carol"])
+    }
+
+    @Test func divisionByZeroMatchesNothing() throws {
+        let store = try OperandStore()
+        #expect(try store.names("age / 0 == 0") == [])
+        #expect(try store.names("age / 0 != 0") == ["alice", "bob", "carol"])
+    }
+
+    @Test func arithmeticOnAnAggregate() throws {
+        let store = try OperandStore()
+        #expect(try store.names("items.@sum.price + balance > 25") == ["alice"])
+    }
+
+    @Test func aParenthesisedSumBesideParenthesisedPredicates() throws {
+        let store = try OperandStore()
+        #expect(try store.names("(age + 1) > 30 AND (name == 'bob')") == ["bob"])
+        #expect(try store.names("((age + 1) > 35) OR (age < 26)") == ["bob", "carol"])
+    }
+
+    @Test func arithmeticOnAStringIsRejectedWithItsPosition() throws {
+        let store = try OperandStore()
+        do {
+            _ = try store.names("age > 1 AND name + 1 == 2")
+            Issue.record("the query ran")
+        } catch let error as ObjDBError {
+            #expect(error.code == .invalidQuery)
+            #expect(error.message.contains("arithmetic (+) needs numbers, but name is a string"))
+            #expect(error.message.contains("position 12"))
+        }
+    }
+}
