@@ -87,6 +87,12 @@ struct QuerySpellingWorkload: StandaloneWorkload {
             SpellingPair(.filter("userId BETWEEN {\(a), \(a + 2)}"), .filter("userId >= \(a) AND userId <= \(a + 2)")),
             SpellingPair(.filter("userId == $0", a), .filter("userId == %@", a)),
             SpellingPair(.filter("NOT (userId != \(a))"), .filter("userId == \(a)")),
+            SpellingPair(.filter("retweetCount == ANY {1, 2, 3}"), .filter("retweetCount IN {1, 2, 3}")),
+            SpellingPair(.filter("ANY {1, 2, 3} == retweetCount"), .filter("retweetCount IN {1, 2, 3}")),
+            SpellingPair(
+                .filter("userId == ANY {\(a), \(b), \(c)}"), .filter("userId IN {\(a), \(b), \(c)}")),
+            SpellingPair(.filter("{\(a), \(b)} == userId"), .filter("userId IN {\(a), \(b)}")),
+            SpellingPair(.filter("userId == NONE {\(a), \(b)}"), .filter("NOT userId IN {\(a), \(b)}")),
         ]
     }
 

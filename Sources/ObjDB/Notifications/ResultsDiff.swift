@@ -367,7 +367,31 @@ extension QuerySpec {
         if let filter { paths += filter.comparisonPaths }
         for path in paths {
             var current = binding
-            for name in path where !name.hasPrefix("@") {
+            var skip = 0
+            for (index, name) in path.enumerated() {
+                if skip > 0 {
+                    skip -= 1
+                    continue
+                }
+                // `@links.Type.property` (#17): objects of `Type` linking here, without a declared property.
+                if name == "@links", index + 2 < path.count, let source = database.bindings[path[index + 1]] {
+                    types.insert(source.schema.name)
+                    current = source
+                    skip = 2
+                    continue
+                }
+                if name == "@links" {
+                    // `@links.@count`: every type with a link to this one.
+                    let target = current.schema.name
+                    for (typeName, other) in database.bindings
+                    where other.properties.contains(where: {
+                        $0.schema.objectType == target && $0.schema.type == .object
+                    }) {
+                        types.insert(typeName)
+                    }
+                    break
+                }
+                if name.hasPrefix("@") { continue }
                 guard let property = current[name] else { break }
                 if property.schema.type == .linkingObjects, let source = property.schema.objectType {
                     types.insert(source)

@@ -65,19 +65,32 @@ struct FilterCompiler {
             let evaluator = try OperandCompiler(catalog: catalog, root: binding).compile(comparison)
             builder.emitNested(.operands(evaluator, of: binding))
         case .comparison(let comparison):
-            if needsOperandEvaluator(comparison.path[...], aggregate: comparison.aggregate, in: binding) {
-                try emit(.operands(comparison.asOperands), in: binding, into: &builder)
-                return
+            do {
+                try emit(comparison, in: binding, into: &builder)
+            } catch let error as ObjDBError where error.code == .invalidQuery && comparison.position > 0 {
+                let reason = error.details.first ?? error.message
+                guard !reason.contains("(at position ") else { throw error }
+                throw ObjDBError.invalidQuery(
+                    type: error.typeName ?? root.schema.name, reason: "\(reason) (at position \(comparison.position))")
             }
-            if comparison.quantifier != .any || comparison.aggregate != nil {
-                guard pathHasCollection(comparison.path[...], in: binding) else {
-                    let what = comparison.aggregate?.rawValue ?? comparison.quantifier.rawValue
-                    throw invalid(
-                        "\(what) needs a list, a set or linking objects in \(comparison.path.joined(separator: "."))")
-                }
-            }
-            try emit(comparison, path: comparison.path[...], in: binding, quantified: false, into: &builder)
         }
+    }
+
+    private func emit(_ comparison: QueryComparison, in binding: TypeBinding, into builder: inout ProgramBuilder)
+        throws
+    {
+        if needsOperandEvaluator(comparison.path[...], aggregate: comparison.aggregate, in: binding) {
+            try emit(.operands(comparison.asOperands), in: binding, into: &builder)
+            return
+        }
+        if comparison.quantifier != .any || comparison.aggregate != nil {
+            guard pathHasCollection(comparison.path[...], in: binding) else {
+                let what = comparison.aggregate?.rawValue ?? comparison.quantifier.rawValue
+                throw invalid(
+                    "\(what) needs a list, a set or linking objects in \(comparison.path.joined(separator: "."))")
+            }
+        }
+        try emit(comparison, path: comparison.path[...], in: binding, quantified: false, into: &builder)
     }
 
     /// Whether `path op constant` needs the general evaluator: a path through two collections, a

@@ -338,7 +338,11 @@ struct OperandCompiler {
     {
         let pair = "\(left.label) (\(left.kind.name)) and \(right.label) (\(right.kind.name))"
         if !options.isEmpty {
-            for side in [left, right] where side.kind != .string && side.kind != .null && !side.kind.isMixed {
+            // As in Realm, `[c]` also reads binary data as text.
+            for side in [left, right]
+            where side.kind != .string && side.kind != .null && !side.kind.isMixed
+                && !(side.kind == .data && options == .caseInsensitive)
+            {
                 throw invalid("[c] and [d] compare strings, but \(side.label) is \(side.kind.name)", at: side.position)
             }
         }
@@ -347,7 +351,7 @@ struct OperandCompiler {
             for side in [left, right] {
                 switch side.kind {
                 case .string, .null, .mixed: continue
-                case .data where op != .like: continue
+                case .data: continue
                 default:
                     throw invalid(
                         "\(op.spelling) compares strings, but \(side.label) is \(side.kind.name)", at: side.position)
@@ -450,6 +454,8 @@ enum OperandKind: Hashable {
         case (_, .mixed(let kinds)): return kinds.allSatisfy { isComparable(with: $0) }
         case (.link(let a), .link(let b)): return a.isEmpty || b.isEmpty || a == b
         case (.embedded, .embedded): return false
+        // Realm compares a string with binary data as its UTF-8 bytes.
+        case (.string, .data), (.data, .string): return true
         default: return self == other
         }
     }

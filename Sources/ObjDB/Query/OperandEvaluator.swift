@@ -100,6 +100,7 @@ final class OperandEvaluator {
         case (nil, nil): break
         }
         guard case .value(let a) = left, case .value(let b) = right else { return false }
+        if let (x, y) = alike(a, b) { return equal(.value(x), .value(y)) }
         switch (a, b) {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
@@ -118,6 +119,7 @@ final class OperandEvaluator {
     /// The order of two values (negative, zero, positive), or `nil` when they have none (`nil`, NaN, other kinds).
     private func order(_ left: OperandItem, _ right: OperandItem) -> Int? {
         guard case .value(let a) = left, case .value(let b) = right else { return nil }
+        if let (x, y) = alike(a, b) { return order(.value(x), .value(y)) }
         switch (a, b) {
         case (.string(let x), .string(let y)):
             let (x, y) = options.isEmpty ? (x, y) : (QueryText.fold(x, options), QueryText.fold(y, options))
@@ -141,6 +143,7 @@ final class OperandEvaluator {
     /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE` of `left` by `right`, on text or on bytes.
     private func textTest(_ left: OperandItem, _ right: OperandItem) -> Bool {
         guard case .value(let a) = left, case .value(let b) = right else { return false }
+        if let (x, y) = alike(a, b) { return textTest(.value(x), .value(y)) }
         switch (a, b) {
         case (.string(let text), .string(let pattern)):
             let folded = QueryText.fold(text, options)
@@ -161,6 +164,27 @@ final class OperandEvaluator {
         default:
             return false
         }
+    }
+
+    /// A string and binary data compare as bytes, and `[c]` or `LIKE` read data as text, as in
+    /// Realm: the pair as two values of one kind, or `nil` when it is one already (or not text).
+    private func alike(_ a: StoredValue, _ b: StoredValue) -> (StoredValue, StoredValue)? {
+        func bytes(_ value: StoredValue) -> [UInt8]? {
+            switch value {
+            case .string(let text): return Array(text.utf8)
+            case .data(let data): return Array(data)
+            default: return nil
+            }
+        }
+        let asText = !options.isEmpty || op == .like
+        switch (a, b) {
+        case (.string, .string): return nil
+        case (.data, .data) where !asText: return nil
+        default: break
+        }
+        guard let x = bytes(a), let y = bytes(b) else { return nil }
+        guard asText else { return (.data(Data(x)), .data(Data(y))) }
+        return (.string(String(decoding: x, as: UTF8.self)), .string(String(decoding: y, as: UTF8.self)))
     }
 
     private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

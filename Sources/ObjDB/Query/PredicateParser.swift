@@ -228,7 +228,7 @@ struct PredicateParser {
         return .comparison(
             QueryComparison(
                 path: path, aggregate: aggregate, quantifier: quantifier ?? .any, op: op, value: value,
-                options: options))
+                options: options, position: offset))
     }
 
     // MARK: Operands

@@ -28,6 +28,8 @@ struct QueryComparison: Hashable, Sendable {
     /// The value compared with; for `IN` and `BETWEEN`, a ``StoredValue/list(_:)``.
     var value: StoredValue
     var options: QueryStringOptions = []
+    /// Where the comparison starts in the predicate, for messages (0 when not from text).
+    var position = 0
 }
 
 /// The operators of a comparison.

@@ -59,12 +59,13 @@ extension QueryComparison {
     /// (through two collections, into a map, an aggregate through objects).
     var asOperands: OperandComparison {
         let names = path + (aggregate.map { [$0.rawValue] } ?? [])
-        let keyPath = QueryOperand.keyPath(QueryKeyPath(names: names))
+        let keyPath = QueryOperand.keyPath(QueryKeyPath(names: names, position: position))
         if op == .containsElement {
-            return OperandComparison(left: .value(value), op: .in, options: options, right: keyPath)
+            return OperandComparison(
+                left: .value(value), op: .in, options: options, right: keyPath, position: position)
         }
         return OperandComparison(
             left: keyPath, leftQuantifier: quantifier == .any ? nil : quantifier, op: op, options: options,
-            right: .value(value))
+            right: .value(value), position: position)
     }
 }

@@ -40,6 +40,16 @@ struct BacklinkQueryTests {
         #expect(try items(store, "@links.RqPerson.items.@max.balance == 20") == ["bread", "milk"])
     }
 
+    @Test func liveResultsThroughLinksWatchTheLinkingType() throws {
+        let store = try OperandStore()
+        var parser = try PredicateParser("@links.RqPerson.items.@count == 2", arguments: [])
+        let items = try store.database.view().objects(RqItem.self).filtered(by: try parser.parse())
+        #expect(items.spec.linkedTypes(from: items.binding, in: store.database).contains("RqPerson"))
+        var counting = try PredicateParser("@links.@count > 0", arguments: [])
+        let linked = try store.database.view().objects(RqItem.self).filtered(by: try counting.parse())
+        #expect(linked.spec.linkedTypes(from: linked.binding, in: store.database).contains("RqPerson"))
+    }
+
     @Test func aBacklinkThroughSomethingThatIsNoLinkIsRejected() throws {
         let store = try OperandStore()
         do {

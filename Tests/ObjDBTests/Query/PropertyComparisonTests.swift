@@ -101,3 +101,22 @@ struct PropertyComparisonTests {
         #expect(throws: ObjDBError.self) { try store.names("age == ALL balance") }
     }
 }
+
+/// Errors of the schema check name where the comparison starts, for every spelling (#17.4).
+@Suite("Queries: schema errors carry their position")
+struct OperandErrorPositionTests {
+    @Test(arguments: [
+        ("age > 1 AND tags.@avg > 1", 12), ("age > 1 AND age == 'x'", 12), ("age > 1 AND nope == 1", 12),
+        ("age > 1 AND items.@sum.name > 0", 12), ("age > 1 AND SUBQUERY(age, $x, $x.a == 1).@count > 0", 21),
+    ])
+    func aComparisonThatDoesNotFitTheSchemaNamesItsPosition(predicate: String, position: Int) throws {
+        let store = try OperandStore()
+        do {
+            _ = try store.names(predicate)
+            Issue.record("the query ran")
+        } catch let error as ObjDBError {
+            #expect(error.code == .invalidQuery)
+            #expect(error.message.contains("(at position \(position))"), "\(error.message)")
+        }
+    }
+}
