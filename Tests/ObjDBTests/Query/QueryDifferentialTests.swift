@@ -242,9 +242,11 @@ struct PredicateGenerator {
     private mutating func atom() -> GeneratedPredicate {
         let ordered = ["==", "!=", "<", "<=", ">", ">="]
         let mutation = self.mutation
-        switch Int.random(in: 0..<12, using: &random) {
+        switch Int.random(in: 0..<14, using: &random) {
         case 11:
             return literal()
+        case 12, 13:
+            return operands()
         case 0:
             let op = pick(ordered)
             let meant = mutation.meaning(of: op)
@@ -377,10 +379,101 @@ struct PredicateGenerator {
                 compare(Double($0.count), meant, Double(value))
             }
         default:
-            let (spelled, value) = pick([("inf", Double.infinity), ("-inf", -.infinity), ("NaN", .nan), ("+2.25", 2.25)])
+            let (spelled, value) = pick([
+                ("inf", Double.infinity), ("-inf", -.infinity), ("NaN", .nan), ("+2.25", 2.25),
+            ])
             return GeneratedPredicate(format: "score \(op) \(spelled)", arguments: []) {
                 compare($0.score, meant, value)
             }
+        }
+    }
+
+    /// The operand forms: a property against another, quantified constant lists on either side,
+    /// list indexes, `.length`, arithmetic and an aggregate against a property.
+    private mutating func operands() -> GeneratedPredicate {
+        let mutation = self.mutation
+        let op = pick(["==", "!=", "<", "<=", ">", ">="])
+        let meant = mutation.meaning(of: op)
+        let quantifier = pick(["ANY", "ALL", "NONE"])
+        let meantQuantifier = mutation.meaning(of: quantifier)
+        func quantified(_ outcomes: [Bool]) -> Bool {
+            switch meantQuantifier {
+            case "ANY": return outcomes.contains(true)
+            case "ALL": return outcomes.allSatisfy { $0 }
+            default: return !outcomes.contains(true)
+            }
+        }
+        let values = (0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: -3...3, using: &random) }
+        let list = "{" + values.map(String.init).joined(separator: ", ") + "}"
+        switch Int.random(in: 0..<9, using: &random) {
+        case 0:
+            return GeneratedPredicate(format: "count \(op) score", arguments: []) {
+                compare(Double($0.count), meant, $0.score)
+            }
+        case 1:
+            return GeneratedPredicate(format: "count \(op) \(quantifier) \(list)", arguments: []) { row in
+                quantified(values.map { compare(row.count, meant, $0) })
+            }
+        case 2:
+            return GeneratedPredicate(format: "\(quantifier) \(list) IN numbers", arguments: []) { row in
+                quantified(
+                    values.map { value in
+                        mutation.meaning(of: "IN") == "IN" ? row.numbers.contains(value) : row.numbers.first == value
+                    })
+            }
+        case 3:
+            // An index past the end reads nothing, which no comparison matches.
+            let op = pick(["==", "<", "<=", ">", ">="])
+            let meant = mutation.meaning(of: op)
+            let (spelled, element): (String, ([Int]) -> Int?) = pick([
+                ("numbers[0]", { $0.first }), ("numbers[1]", { $0.count > 1 ? $0[1] : nil }),
+                ("numbers[FIRST]", { $0.first }), ("numbers[LAST]", { $0.last }), ("numbers[SIZE]", { $0.count }),
+            ])
+            let value = Int.random(in: -3...3, using: &random)
+            return GeneratedPredicate(format: "\(spelled) \(op) \(value)", arguments: []) { row in
+                element(row.numbers).map { compare($0, meant, value) } ?? false
+            }
+        case 4:
+            let value = Int.random(in: 0...7, using: &random)
+            return GeneratedPredicate(format: "name.length \(op) \(value)", arguments: []) {
+                compare($0.name.utf8.count, meant, value)
+            }
+        case 5:
+            let (spelled, apply): (String, (Int) -> Int) = pick([
+                ("count + 2", { $0 + 2 }), ("count * 3", { $0 * 3 }), ("count - 1", { $0 - 1 }),
+                ("2 * count + 1", { 2 * $0 + 1 }), ("(count + 1) * 2", { ($0 + 1) * 2 }),
+            ])
+            let value = Int.random(in: -8...8, using: &random)
+            return GeneratedPredicate(format: "\(spelled) \(op) \(value)", arguments: []) {
+                compare(apply($0.count), meant, value)
+            }
+        case 6:
+            let textOp = pick(["==", "!=", "BEGINSWITH", "CONTAINS"])
+            let meantText = mutation.meaning(of: textOp)
+            let modifier = pick(["", "[c]"])
+            let folds = !modifier.isEmpty && mutation.meaning(of: "[c]") == "[c]"
+            return GeneratedPredicate(format: "nickname \(textOp)\(modifier) name", arguments: []) { row in
+                guard let nickname = row.nickname else { return textOp == "!=" }
+                return compareText(nickname, meantText, row.name, folds ? [.caseInsensitive] : [])
+            }
+        case 7:
+            let aggregate = pick(["@sum", "@count", "@max"])
+            let meantAggregate = mutation.meaning(of: aggregate)
+            return GeneratedPredicate(format: "numbers.\(aggregate) \(op) count", arguments: []) { row in
+                let reduced: Int?
+                switch meantAggregate {
+                case "@sum": reduced = row.numbers.reduce(0, +)
+                case "@count": reduced = row.numbers.count
+                case "@count+1": reduced = row.numbers.count + 1
+                case "@min": reduced = row.numbers.min()
+                default: reduced = row.numbers.max()
+                }
+                guard let reduced else { return op == "!=" }
+                return compare(reduced, meant, row.count)
+            }
+        default:
+            let value = Int.random(in: -3...3, using: &random)
+            return GeneratedPredicate(format: "\(value) \(op) count", arguments: []) { compare(value, meant, $0.count) }
         }
     }
 

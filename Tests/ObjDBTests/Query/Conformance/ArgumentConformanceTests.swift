@@ -49,6 +49,7 @@ struct ArgumentConformanceTests {
         .person("%K BEGINSWITH %@", .string("nickname"), .string("D")) { $0.nickname?.hasPrefix("D") ?? false },
         .person("ANY %K == %@", .string("tags"), .string("go")) { $0.tags.contains("go") },
         .person("%@ IN %K", .int(7), .string("luckyNumbers")) { $0.luckyNumbers.contains(7) },
+        .person("%K > %K", .string("age"), .string("level")) { $0.age > Int($0.level) },
     ]
 
     @Test(arguments: placeholders) func valueArguments(query: ConformanceCase) throws { try query.check() }

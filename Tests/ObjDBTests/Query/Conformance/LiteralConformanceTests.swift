@@ -19,7 +19,8 @@ struct LiteralConformanceTests {
         .person("key >= uuid(80000000-0000-4000-8000-000000000000)") {
             !bytesPrecede($0.key, Seed.uuid("80000000"))
         },
-        .person("key BETWEEN {uuid(10000000-0000-4000-8000-000000000000), uuid(90000000-0000-4000-8000-000000000000)}") {
+        .person("key BETWEEN {uuid(10000000-0000-4000-8000-000000000000), uuid(90000000-0000-4000-8000-000000000000)}")
+        {
             !bytesPrecede($0.key, Seed.uuid("10000000")) && !bytesPrecede(Seed.uuid("90000000"), $0.key)
         },
         .person("key IN {uuid(00000001-0000-4000-8000-000000000000), uuid(C0FFEE00-0000-4000-8000-000000000000)}") {
