@@ -49,6 +49,10 @@ struct QuerySpellingWorkload: StandaloneWorkload {
             guard try pair.shorthand.outcome(shorthand) == pair.longhand.outcome(longhand) else {
                 throw SpellingFailure("\(pair.shorthand.text) and \(pair.longhand.text) found different tweets")
             }
+            // A trailer and its methods must plan alike, to the sort and the limit.
+            if pair.shorthand.readsIDs, try shorthand.explain() != longhand.explain() {
+                throw SpellingFailure("\(pair.shorthand.text) and \(pair.longhand.text) plan differently")
+            }
             for _ in 0..<context.repetitions {
                 var short: [Double] = []
                 var long: [Double] = []
@@ -93,6 +97,16 @@ struct QuerySpellingWorkload: StandaloneWorkload {
                 .filter("userId == ANY {\(a), \(b), \(c)}"), .filter("userId IN {\(a), \(b), \(c)}")),
             SpellingPair(.filter("{\(a), \(b)} == userId"), .filter("userId IN {\(a), \(b)}")),
             SpellingPair(.filter("userId == NONE {\(a), \(b)}"), .filter("NOT userId IN {\(a), \(b)}")),
+            SpellingPair(
+                .ordered("retweetCount > 5 SORT(createdAt DESC) LIMIT(20)"),
+                .methods("retweetCount > 5", "… .sorted(byKeyPath: \"createdAt\", ascending: false).limit(20)") {
+                    try $0.sorted(byKeyPath: "createdAt", ascending: false).limit(20)
+                }),
+            SpellingPair(
+                .ordered("userId == \(a) SORT(retweetCount DESC, id ASC) LIMIT(5)"),
+                .methods(
+                    "userId == \(a)", "… .sorted(by: [retweetCount DESC, id ASC]).limit(5)"
+                ) { try $0.sorted(by: [SortKey("retweetCount", ascending: false), SortKey("id")]).limit(5) }),
         ]
     }
 
@@ -140,6 +154,18 @@ struct QuerySide {
                 default: return try all.filter(predicate, arguments[0])
                 }
             }, readsIDs: false)
+    }
+
+    /// A predicate ending in `SORT`/`DISTINCT`/`LIMIT`: the order of the ids is the point.
+    static func ordered(_ predicate: String) -> QuerySide {
+        QuerySide(text: predicate, results: { try $0.filter(predicate) }, readsIDs: true)
+    }
+
+    /// A predicate, then the methods that sort and cut it.
+    static func methods(
+        _ predicate: String, _ text: String, _ then: @escaping (Results<BenchTweet>) throws -> Results<BenchTweet>
+    ) -> QuerySide {
+        QuerySide(text: text, results: { try then(try $0.filter(predicate)) }, readsIDs: true)
     }
 
     func matches(_ results: Results<BenchTweet>) throws -> Int {

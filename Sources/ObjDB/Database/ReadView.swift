@@ -59,7 +59,10 @@ public final class ReadView {
     public func object<T: Object>(ofType type: T.Type, forPrimaryKey key: some PrimaryKeyValue) -> T? {
         do {
             // Taken out of the view, so the slot holds the only reference when the caller let go.
-            var recycled = recycledObject as? T
+            var recycled: T?
+            if let last = recycledObject, ObjectIdentifier(Swift.type(of: last)) == ObjectIdentifier(T.self) {
+                recycled = unsafeDowncast(last, to: T.self)
+            }
             recycledObject = nil
             defer { recycledObject = recycled }
             return try snapshot.object(type, key: key._objectKey, recycling: &recycled)

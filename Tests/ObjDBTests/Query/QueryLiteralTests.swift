@@ -83,6 +83,15 @@ struct QueryLiteralTests {
         #expect(positions(try all.filter(between)) == [1, 2])
     }
 
+    @Test func aUUIDRangeOnThePrimaryKeyReadsOnlyTheRange() throws {
+        let all = try store(Array(repeating: { _ in }, count: 5))
+        let range = try all.filter(
+            "key BETWEEN {uuid(00000000-0000-0000-0000-000000000001), uuid(00000000-0000-0000-0000-000000000003)}")
+        #expect(positions(range) == [1, 2, 3])
+        #expect(try range.explain().contains("primary key range"))
+        #expect(positions(try all.filter("key > uuid(00000000-0000-0000-0000-000000000003)")) == [4])
+    }
+
     @Test func aUUIDArgumentOrdersAsItsLiteralDoes() throws {
         let all = try store(Self.uuids.map { uuid in { $0.uuid = uuid } })
         #expect(positions(try all.filter("uuid < %@", Self.uuids[2])) == [0, 1])

@@ -33,8 +33,18 @@ final class ObjectAccessor {
     /// Points a recycled top-level object's accessor at another object of the same type and
     /// snapshot, forgetting what it cached of the old one.
     func repoint(key: [UInt8], objectKey: ObjectKey) {
-        precondition(owner == nil, "An embedded object's accessor cannot be repointed.")
         self.key = key
+        repoint(to: objectKey)
+    }
+
+    /// Points the accessor at `objectKey`, encoding its table key into the key array it already has.
+    func repoint(to objectKey: ObjectKey) {
+        ObjectKeyCodec.encode(objectKey, into: &key)
+        repoint(objectKey: objectKey)
+    }
+
+    private func repoint(objectKey: ObjectKey) {
+        precondition(owner == nil, "An embedded object's accessor cannot be repointed.")
         self.objectKey = objectKey
         cachedReader = nil
         cachedGeneration = .max

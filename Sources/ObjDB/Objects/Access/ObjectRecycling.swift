@@ -11,14 +11,20 @@ extension Snapshot {
     func object<T: ObjectBase>(
         recycling recycled: inout T?, _ type: T.Type, binding: TypeBinding, keyBytes: [UInt8], key: ObjectKey
     ) -> T {
-        if !isFrozen, binding.discovered?.isRecyclable == true, isKnownUniquelyReferenced(&recycled),
-            let object = recycled, canRepoint(object, to: binding, as: type)
-        {
+        if let object = reusable(&recycled, binding: binding, as: type) {
             object.accessor.unsafelyUnwrapped.repoint(key: keyBytes, objectKey: key)
             return object
         }
         let object = makeObject(type, binding: binding, keyBytes: keyBytes, key: key)
         recycled = isFrozen ? nil : object
+        return object
+    }
+
+    /// The object in `recycled` when it may be repointed: nothing else can reach it.
+    func reusable<T: ObjectBase>(_ recycled: inout T?, binding: TypeBinding, as type: T.Type) -> T? {
+        guard !isFrozen, binding.discovered?.isRecyclable == true, isKnownUniquelyReferenced(&recycled),
+            let object = recycled, canRepoint(object, to: binding, as: type)
+        else { return nil }
         return object
     }
 

@@ -186,6 +186,15 @@ extension Snapshot {
     /// ``object(recycling:_:binding:keyBytes:key:)``, or `nil` when it does not exist.
     func object<T: ObjectBase>(_ type: T.Type, key: ObjectKey, recycling recycled: inout T?) throws -> T? {
         let binding = try catalog.binding(for: type)
+        if let object = reusable(&recycled, binding: binding, as: type) {
+            // The table key is encoded into the recycled accessor's own array: no allocation.
+            let accessor = object.accessor.unsafelyUnwrapped
+            accessor.repoint(to: key)
+            guard accessor.key.count <= catalog.maxKeySize, let reader = try record(in: binding, key: accessor.key)
+            else { return nil }
+            accessor.prime(with: reader)
+            return object
+        }
         let keyBytes = ObjectKeyCodec.encode(key)
         // A key too long to be stored cannot be found.
         guard keyBytes.count <= catalog.maxKeySize else { return nil }
