@@ -8,16 +8,16 @@ extension Results {
     /// let tagged = try photos.filter("ANY tags.name == %@", "sunset")
     /// ```
     ///
-    /// - Throws: ``ObjDBError/predicateSyntax(predicate:position:message:)`` pointing at the
-    ///   error, ``ObjDBError/invalidQuery(type:reason:)`` for an unknown property or a
-    ///   comparison the property's type has no meaning for.
-    ///
     /// A `SORT(…)`, `DISTINCT(…)` or `LIMIT(n)` after the predicate applies in the order written,
     /// after what these results do already, as in Realm:
     ///
     /// ```swift
     /// let youngest = try people.filter("age >= 18 SORT(age ASC, name ASC) LIMIT(5)")
     /// ```
+    ///
+    /// - Throws: ``ObjDBError/predicateSyntax(predicate:position:message:)`` pointing at the
+    ///   error, ``ObjDBError/invalidQuery(type:reason:)`` for an unknown property or a
+    ///   comparison the property's type has no meaning for.
     public func filter(_ predicateFormat: String, _ arguments: Any...) throws -> Results {
         var parser = try PredicateParser(predicateFormat, arguments: arguments)
         let expression = try parser.parse()
