@@ -78,7 +78,21 @@ struct PredicateTranslator {
         case (.value(let left), .value(let right)):
             return .constant(try Self.fold(left, op, right, translator: self))
         default:
-            throw unsupported("a comparison between two properties")
+            // Two properties (`$0.age > $0.buddy.age`): the general form, as the string `age > buddy.age`.
+            guard let left = Self.operand(lhs), let right = Self.operand(rhs) else {
+                throw unsupported("a comparison of \(lhs) with \(rhs)")
+            }
+            return .operands(OperandComparison(left: left, op: op, options: options, right: right))
+        }
+    }
+
+    /// A key path or an aggregate as an operand of the general form.
+    private static func operand(_ translated: Translated) -> QueryOperand? {
+        switch translated {
+        case .path(let path, _): return .keyPath(QueryKeyPath(names: path))
+        case .aggregate(let path, let aggregate): return .keyPath(QueryKeyPath(names: path + [aggregate.rawValue]))
+        case .value(let value): return .value(value)
+        default: return nil
         }
     }
 

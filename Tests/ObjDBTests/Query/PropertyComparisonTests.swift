@@ -120,3 +120,26 @@ struct OperandErrorPositionTests {
         }
     }
 }
+
+/// The Swift front-ends compare two properties too, with the string form's answers.
+@Suite("Queries: property against property in where and #Predicate")
+struct SwiftPropertyComparisonTests {
+    @Test func aWhereClosureComparesTwoProperties() throws {
+        let store = try OperandStore()
+        let people = try store.people
+        #expect(people.where { $0.buddy.age > $0.age }.map(\.name).sorted() == ["alice", "carol"])
+        #expect(people.where { $0.items.count >= $0.ints.count }.map(\.name).sorted() == ["alice", "bob", "carol"])
+        #expect(people.where { $0.ints.count == $0.items.count }.map(\.name).sorted() == ["alice", "bob", "carol"])
+        #expect(people.where { $0.balance > $0.balance }.map(\.name).sorted() == [])
+    }
+
+    @Test func aFoundationPredicateComparesTwoProperties() throws {
+        let store = try OperandStore()
+        let people = try store.people
+        let same = #Predicate<RqPerson> { $0.name == $0.name && $0.age >= $0.age }
+        #expect(try people.filter(same).count == 3)
+        let richer = #Predicate<RqPerson> { $0.balance > $0.balance }
+        #expect(try people.filter(richer).count == 0)
+        #expect(try store.names("buddy.age > age") == people.where { $0.buddy.age > $0.age }.map(\.name).sorted())
+    }
+}
