@@ -8,7 +8,8 @@ open class ObjectBase {
     /// make on each property read (a class property also taken `inout` by recycling) buys nothing.
     @exclusivity(unchecked) @usableFromInline var accessor: ObjectAccessor?
     /// Set on the instances the `where` front-end uses to learn which property a key path reads.
-    @usableFromInline var tracer: PropertyTracer?
+    /// (Unchecked exclusivity, as for `accessor`: recycling reads it once per row.)
+    @exclusivity(unchecked) @usableFromInline var tracer: PropertyTracer?
 
     /// Creates an unmanaged object: its values stay in memory until it is added to a store.
     public required init() {

@@ -128,6 +128,18 @@ struct DifferentialRun {
                     found.append("round \(round): \(predicate.format) sorted by \(descriptor)")
                     if stoppingAtFirst { return found }
                 }
+                // The same sort in the string (Realm's SORT has no [c]), with a LIMIT.
+                if descriptor.options.isEmpty {
+                    let direction = descriptor.ascending ? "ASC" : "DESC"
+                    let limit = round % 3
+                    let trailer = " SORT(\(descriptor.keyPath) \(direction), id ASC) LIMIT(\(limit * 10))"
+                    let inString = try items.filter(
+                        "(\(predicate.format))" + trailer, argumentArray: predicate.arguments)
+                    if inString.map(\.id) != Array(reference.prefix(limit * 10)) {
+                        found.append("round \(round): \(predicate.format)\(trailer)")
+                        if stoppingAtFirst { return found }
+                    }
+                }
             }
         }
         return found
@@ -185,10 +197,13 @@ extension NaiveMutation? {
 }
 
 extension Results {
-    /// `filter(_:_:)` with the arguments in an array.
+    /// `filter(_:_:)` with the arguments in an array (and, as there, a SORT/DISTINCT/LIMIT trailer).
     func filter(_ format: String, argumentArray: [Any]) throws -> Results {
         var parser = try PredicateParser(format, arguments: argumentArray)
-        return try filtered(by: try parser.parse())
+        let expression = try parser.parse()
+        return try Results(
+            snapshot: snapshot, binding: binding,
+            preparing: spec.filtered(by: expression).ordered(by: parser.ordering))
     }
 }
 

@@ -34,7 +34,7 @@ final class ObjectAccessor {
     /// snapshot, forgetting what it cached of the old one.
     func repoint(key: [UInt8], objectKey: ObjectKey) {
         self.key = key
-        repoint(to: objectKey)
+        repoint(objectKey: objectKey)
     }
 
     /// Points the accessor at `objectKey`, encoding its table key into the key array it already has.
