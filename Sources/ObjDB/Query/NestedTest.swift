@@ -99,7 +99,10 @@ enum NestedTest {
                 guard let linking = try link.key.withUnsafeBytes({ try source.record(in: origin, key: $0) }) else {
                     continue
                 }
-                count += 1
+                // A list holding this object twice links to it twice, as Realm counts.
+                count +=
+                    nested == nil
+                    ? Self.occurrences(of: key, in: linking, property: property, origin: origin, source) : 1
                 if let nested {
                     try link.key.withUnsafeBytes { tally.add(try nested.matches(linking, key: $0, in: source)) }
                     if tally.isDecided { return tally.outcome }
@@ -108,6 +111,21 @@ enum NestedTest {
             if nested != nil { return tally.outcome }
             return program.test(countTest).matches(double: Double(count), program.constants)
         }
+    }
+
+    /// How many times the `origin` record links to `key` through `property`: a list may hold it twice.
+    private static func occurrences(
+        of key: UnsafeRawBufferPointer, in record: RecordReader, property: UInt16, origin: TypeBinding,
+        _ source: QueryReader
+    ) -> Int {
+        guard let linking = origin.properties.first(where: { $0.schema.id == property }),
+            linking.schema.collection == .list, case .bytes(let bytes) = record.field(linking.slot)
+        else { return 1 }
+        var count = 0
+        ValueCodec(schema: source.catalog.schemaIndex).forEachElement(bytes, as: linking.schema) { element in
+            if let element, element.elementsEqual(key) { count += 1 }
+        }
+        return max(count, 1)
     }
 
     /// The record of an embedded object stored in `bytes`.

@@ -236,7 +236,13 @@ struct PredicateParser {
     /// `a + b - c`: sums of products.
     private mutating func parseSum() throws -> QueryOperand {
         var left = try parseProduct()
+        var terms = 0
         while true {
+            // Each term deepens the operand's tree, which compiling and evaluating recurse through.
+            terms += 1
+            guard terms <= Self.maximumDepth else {
+                throw error("an arithmetic expression has more than \(Self.maximumDepth) terms")
+            }
             if current.kind == .symbol("+") || current.kind == .symbol("-") {
                 let op: QueryArithmetic = current.kind == .symbol("+") ? .add : .subtract
                 advance()
@@ -260,7 +266,12 @@ struct PredicateParser {
 
     private mutating func continueProduct(_ first: QueryOperand) throws -> QueryOperand {
         var left = first
+        var factors = 0
         while current.kind == .symbol("*") || current.kind == .symbol("/") {
+            factors += 1
+            guard factors <= Self.maximumDepth else {
+                throw error("an arithmetic expression has more than \(Self.maximumDepth) factors")
+            }
             let op: QueryArithmetic = current.kind == .symbol("*") ? .multiply : .divide
             advance()
             left = .arithmetic(op, left, try parseFactor())

@@ -24,6 +24,20 @@ struct BacklinkQueryTests {
         #expect(try items(store, "@links.RqPerson.items.@count == 2") == ["milk"])
     }
 
+    @Test func aDeclaredLinkingObjectsPropertyCountsALinkHeldTwiceTwice() throws {
+        let store = try OperandStore()
+        #expect(try items(store, "owners.@count == 2") == ["milk"])
+        #expect(try items(store, "owners.@count == 1") == ["bread", "cheese"])
+    }
+
+    @Test func anArithmeticExpressionOfTooManyTermsIsASyntaxError() throws {
+        let store = try OperandStore()
+        let terms = Array(repeating: "age", count: 200).joined(separator: " + ")
+        #expect(store.errorCode("\(terms) > 1") == .predicateSyntax)
+        let factors = Array(repeating: "age", count: 200).joined(separator: " * ")
+        #expect(store.errorCode("\(factors) > 1") == .predicateSyntax)
+    }
+
     @Test func theCountOfEveryLink() throws {
         let store = try OperandStore()
         #expect(try store.names("@links.@count == 0") == ["carol"])

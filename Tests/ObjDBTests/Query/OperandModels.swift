@@ -26,6 +26,7 @@ final class RqItem: Object {
     @Persisted var price = 0.0
     @Persisted var quantity = 0
     @Persisted var allergens: List<RqAllergen>
+    @Persisted(originProperty: "items") var owners: LinkingObjects<RqPerson>
 }
 
 final class RqAllergen: Object {
