@@ -11,9 +11,13 @@ struct QueryNormalizer {
     func normalize(_ expression: QueryExpression) throws -> QueryExpression {
         switch expression {
         case .constant, .comparison: return expression
-        case .not(let inner): return .not(try normalize(inner))
+        case .not(let inner):
+            let normalized = try normalize(inner)
+            return equality(negating: normalized) ?? .not(normalized)
         case .and(let parts): return .and(try parts.map(normalize))
-        case .or(let parts): return .or(try parts.map(normalize))
+        case .or(let parts):
+            let normalized = try parts.map(normalize)
+            return oneOf(normalized) ?? .or(normalized)
         case .operands(let comparison): return lowered(comparison) ?? expression
         }
     }
@@ -39,6 +43,38 @@ struct QueryNormalizer {
         case .some(.none): return .not(oneOf)
         case .some(.all): return nil
         }
+    }
+
+    /// `x == 1 OR x == 2 OR x IN {3}` as `x IN {1, 2, 3}`, for one value `x`: the planner looks
+    /// each key up instead of scanning.
+    private func oneOf(_ parts: [QueryExpression]) -> QueryExpression? {
+        guard parts.count > 1, case .comparison(let first) = parts[0] else { return nil }
+        var values: [StoredValue] = []
+        for part in parts {
+            guard case .comparison(let comparison) = part, comparison.path == first.path,
+                comparison.aggregate == nil, comparison.options == first.options
+            else { return nil }
+            switch (comparison.op, comparison.value) {
+            case (.equal, let value) where !value.isNull: values.append(value)
+            case (.in, .list(let list)) where !list.contains(where: \.isNull): values += list
+            default: return nil
+            }
+        }
+        guard holdsOneValue(first.path[...], in: root) else { return nil }
+        var merged = first
+        merged.op = .in
+        merged.value = .list(values)
+        return .comparison(merged)
+    }
+
+    /// `NOT (x != 5)` as `x == 5`, for one value `x` and a value that is not `nil` (so a `nil`
+    /// `x` fails both): the planner can look it up.
+    private func equality(negating expression: QueryExpression) -> QueryExpression? {
+        guard case .comparison(var comparison) = expression, comparison.op == .notEqual,
+            comparison.aggregate == nil, !comparison.value.isNull, holdsOneValue(comparison.path[...], in: root)
+        else { return nil }
+        comparison.op = .equal
+        return .comparison(comparison)
     }
 
     /// Whether the path names properties through to-one links, ending at one stored value.

@@ -65,11 +65,18 @@ struct QueryPlanner {
     /// which top-level conjunct (if any) it decides exactly, so the filter need not test it again.
     func choose(filter: QueryExpression?, sorts: [SortKey]) throws -> PlanChoice {
         var best: (access: Access, conjunct: Int)?
+        var ranges: [Access] = []
         for (position, conjunct) in (filter?.conjuncts ?? []).enumerated() {
             guard case .comparison(let comparison) = conjunct, let candidate = try access(for: comparison) else {
                 continue
             }
+            if candidate.plan.isRange { ranges.append(candidate) }
             if best == nil || candidate.rank < best!.access.rank { best = (candidate, position) }
+        }
+        // `x >= a AND x <= b` is one range, as `x BETWEEN {a, b}` is: the conjuncts stay in the
+        // filter, so the narrower walk only skips entries they would reject.
+        if let narrowed = Self.intersection(of: ranges), best == nil || narrowed.rank < best!.access.rank {
+            best = (narrowed, -1)
         }
         if case .constant(false)? = filter { return PlanChoice(plan: .primaryKeyLookup([]), sortedByPlan: true) }
         let primaryKeySort =
@@ -88,6 +95,20 @@ struct QueryPlanner {
             return PlanChoice(plan: .indexOrder(property, descending: !sorts[0].ascending), sortedByPlan: true)
         }
         return PlanChoice(plan: .fullScan, sortedByPlan: false)
+    }
+
+    /// The range on one property that the ranges of several conjuncts on it share, ranked below
+    /// each of them; `nil` unless two ranges are on the same property.
+    private static func intersection(of ranges: [Access]) -> Access? {
+        var merged: Access?
+        for (index, first) in ranges.enumerated() {
+            for second in ranges[(index + 1)...] {
+                guard let plan = first.plan.intersected(with: second.plan) else { continue }
+                let candidate = Access(plan: plan, rank: Swift.min(first.rank, second.rank) - 1)
+                if merged == nil || candidate.rank < merged!.rank { merged = candidate }
+            }
+        }
+        return merged
     }
 
     /// A candidate access path: its plan, its rank (lower is cheaper), and whether every candidate
@@ -227,5 +248,45 @@ struct QueryPlanner {
         default:
             return false
         }
+    }
+}
+
+extension QueryPlan {
+    /// Whether the plan walks the keys between two bounds.
+    var isRange: Bool {
+        switch self {
+        case .primaryKeyRange, .indexRange: return true
+        default: return false
+        }
+    }
+
+    /// The range both plans walk, when both are ranges over the same keys.
+    func intersected(with other: QueryPlan) -> QueryPlan? {
+        switch (self, other) {
+        case (.primaryKeyRange(let lower, let upper), .primaryKeyRange(let otherLower, let otherUpper)):
+            return .primaryKeyRange(
+                lower: Self.higher(lower, otherLower), upper: Self.lower(upper, otherUpper))
+        case (.indexRange(let property, let lower, let upper), .indexRange(let other, let otherLower, let otherUpper))
+        where property === other:
+            return .indexRange(property, lower: Self.higher(lower, otherLower), upper: Self.lower(upper, otherUpper))
+        default:
+            return nil
+        }
+    }
+
+    /// The tighter of two lower bounds (`nil` is unbounded).
+    private static func higher(_ first: KeyBound?, _ second: KeyBound?) -> KeyBound? {
+        guard let first else { return second }
+        guard let second else { return first }
+        if first.key == second.key { return KeyBound(first.key, inclusive: first.isInclusive && second.isInclusive) }
+        return first.key.lexicographicallyPrecedes(second.key) ? second : first
+    }
+
+    /// The tighter of two upper bounds (`nil` is unbounded).
+    private static func lower(_ first: KeyBound?, _ second: KeyBound?) -> KeyBound? {
+        guard let first else { return second }
+        guard let second else { return first }
+        if first.key == second.key { return KeyBound(first.key, inclusive: first.isInclusive && second.isInclusive) }
+        return first.key.lexicographicallyPrecedes(second.key) ? first : second
     }
 }
