@@ -60,11 +60,32 @@ struct QueryNormalizer {
             default: return nil
             }
         }
-        guard holdsOneValue(first.path[...], in: root) else { return nil }
+        guard holdsOneValue(first.path[...], in: root), let property = property(at: first.path[...], in: root),
+            property.index != nil || property.schema.isPrimaryKey,
+            values.allSatisfy({ Self.isPlainKey($0, of: property.schema.type) })
+        else { return nil }
         var merged = first
         merged.op = .in
         merged.value = .list(values)
         return .comparison(merged)
+    }
+
+    /// Whether `value` is of the kind `type` stores, so `IN` means what the `==` it joins meant
+    /// (a Double against an integer, or an infinity, keeps its own comparison).
+    private static func isPlainKey(_ value: StoredValue, of type: PropertyType) -> Bool {
+        switch (value, type) {
+        case (.int, .int), (.int, .int8), (.int, .int16), (.int, .int32), (.int, .int64): return true
+        case (.string, .string), (.date, .date), (.uuid, .uuid), (.bool, .bool): return true
+        default: return false
+        }
+    }
+
+    /// The property a path through to-one links ends at.
+    private func property(at path: ArraySlice<String>, in binding: TypeBinding) -> BoundProperty? {
+        guard let name = path.first, let property = binding[name] else { return nil }
+        if path.count == 1 { return property }
+        guard let target = property.schema.objectType.flatMap({ catalog.bindings[$0] }) else { return nil }
+        return self.property(at: path.dropFirst(), in: target)
     }
 
     /// `NOT (x != 5)` as `x == 5`, for one value `x` and a value that is not `nil` (so a `nil`
