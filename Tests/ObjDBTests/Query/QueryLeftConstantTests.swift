@@ -7,25 +7,8 @@ import Testing
 /// A constant or `NULL` left of an operator (#17.11), with Realm's meaning: the constant is the
 /// left operand, so `'abc' BEGINSWITH name` asks whether "abc" begins with the name.
 @Suite("Queries: constants on the left")
-struct QueryLeftConstantTests {
+struct QueryLeftConstantTests: EverythingFixture {
     let directory = TemporaryDirectory()
-
-    private func store(_ configurations: [(Everything) -> Void]) throws -> Results<Everything> {
-        let db = try makeDatabase(directory)
-        try db.write { transaction in
-            for (position, configure) in configurations.enumerated() {
-                let object = Everything()
-                object.key = UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", position))!
-                configure(object)
-                try transaction.add(object)
-            }
-        }
-        return try db.view().objects(Everything.self)
-    }
-
-    private func positions(_ results: Results<Everything>) -> [Int] {
-        results.map { Int($0.key.uuidString.suffix(12))! }
-    }
 
     private var names: [(Everything) -> Void] {
         ["hello", "world", "HELLO", "", "hello world!"].map { name in { $0.string = name } }

@@ -7,26 +7,8 @@ import Testing
 /// Realm's literal forms in the string front-end (#17.10): each finds the objects Realm finds,
 /// and a malformed one is a syntax error at its position.
 @Suite("Queries: literals")
-struct QueryLiteralTests {
+struct QueryLiteralTests: EverythingFixture {
     let directory = TemporaryDirectory()
-
-    /// One object per configuration, in order; `key` orders them (UUIDs ascending).
-    private func store(_ configurations: [(Everything) -> Void]) throws -> Results<Everything> {
-        let db = try makeDatabase(directory)
-        try db.write { transaction in
-            for (position, configure) in configurations.enumerated() {
-                let object = Everything()
-                object.key = UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", position))!
-                configure(object)
-                try transaction.add(object)
-            }
-        }
-        return try db.view().objects(Everything.self)
-    }
-
-    private func positions(_ results: Results<Everything>) -> [Int] {
-        results.map { Int($0.key.uuidString.suffix(12))! }
-    }
 
     private func syntaxError(_ predicate: String) throws -> ObjDBError? {
         let all = try store([])

@@ -7,7 +7,7 @@ import Testing
 /// `SORT(…)`, `DISTINCT(…)` and `LIMIT(n)` after a string predicate (#17.5): applied in the order
 /// written, as Realm applies them, each to what the one before left.
 @Suite("Queries: SORT, DISTINCT and LIMIT in the predicate")
-struct QueryOrderingClauseTests {
+struct QueryOrderingClauseTests: EverythingFixture {
     let directory = TemporaryDirectory()
 
     /// People as `(name, age, score)`, stored in this order (their keys ascend with it).
@@ -30,11 +30,6 @@ struct QueryOrderingClauseTests {
             }
         }
         return db
-    }
-
-    /// Each object as the position it was stored at.
-    private func positions(_ results: Results<Everything>) -> [Int] {
-        results.map { Int($0.key.uuidString.suffix(12))! }
     }
 
     private func syntaxError(_ predicate: String) throws -> ObjDBError? {
