@@ -10,28 +10,6 @@ import Testing
 struct QueryLiteralTests: EverythingFixture {
     let directory = TemporaryDirectory()
 
-    private func syntaxError(_ predicate: String) throws -> ObjDBError? {
-        let all = try store([])
-        do {
-            _ = try all.filter(predicate)
-        } catch let error as ObjDBError where error.code == .predicateSyntax {
-            return error
-        }
-        Issue.record("\(predicate) was accepted")
-        return nil
-    }
-
-    private func queryError(_ predicate: String) throws -> ObjDBError? {
-        let all = try store([])
-        do {
-            _ = try all.filter(predicate)
-        } catch let error as ObjDBError where error.code == .invalidQuery {
-            return error
-        }
-        Issue.record("\(predicate) was accepted")
-        return nil
-    }
-
     /// 2017-12-01 12:07:53 UTC, Realm's test timestamp.
     static let december: Int64 = 1_512_130_073
 

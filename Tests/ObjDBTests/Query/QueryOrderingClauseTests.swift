@@ -32,17 +32,6 @@ struct QueryOrderingClauseTests: EverythingFixture {
         return db
     }
 
-    private func syntaxError(_ predicate: String) throws -> ObjDBError? {
-        let all = try store([])
-        do {
-            _ = try all.filter(predicate)
-        } catch let error as ObjDBError where error.code == .predicateSyntax {
-            return error
-        }
-        Issue.record("\(predicate) was accepted")
-        return nil
-    }
-
     // MARK: Each step as its method
 
     @Test func aSortInThePredicateOrdersAsTheMethodDoes() throws {
