@@ -184,8 +184,9 @@ struct PredicateParser {
                 return try comparison(
                     names, .containsElement, value, general.options, general.leftQuantifier, at: offset)
             }
-            guard let flipped = op.flipped else { break }
-            return try comparison(names, flipped, value, general.options, general.leftQuantifier, at: offset)
+            // `ANY 5 < x` quantifies one value: the general form rejects it, naming the value.
+            guard let flipped = op.flipped, general.leftQuantifier == nil else { break }
+            return try comparison(names, flipped, value, general.options, nil, at: offset)
         default:
             break
         }
@@ -228,7 +229,7 @@ struct PredicateParser {
         return .comparison(
             QueryComparison(
                 path: path, aggregate: aggregate, quantifier: quantifier ?? .any, op: op, value: value,
-                options: options, position: offset))
+                options: options, position: offset, quantifierWritten: quantifier != nil))
     }
 
     // MARK: Operands

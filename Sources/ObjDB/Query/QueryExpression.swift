@@ -30,6 +30,9 @@ struct QueryComparison: Hashable, Sendable {
     var options: QueryStringOptions = []
     /// Where the comparison starts in the predicate, for messages (0 when not from text).
     var position = 0
+    /// Whether `ANY`, `ALL` or `NONE` was written (`ANY tags.name == 'x'`), so the path must pass
+    /// through a collection, as Realm requires; an unwritten `.any` applies only when it does.
+    var quantifierWritten = false
 }
 
 /// The operators of a comparison.
