@@ -67,11 +67,11 @@ struct FilterCompiler {
         case .comparison(let comparison):
             do {
                 try emit(comparison, in: binding, into: &builder)
-            } catch let error as ObjDBError where error.code == .invalidQuery && comparison.position > 0 {
+            } catch let error as ObjDBError where error.code == .invalidQuery && comparison.position != nil {
                 let reason = error.details.first ?? error.message
-                guard !reason.contains("(at position ") else { throw error }
+                guard !reason.contains("(at position "), let position = comparison.position else { throw error }
                 throw ObjDBError.invalidQuery(
-                    type: error.typeName ?? root.schema.name, reason: "\(reason) (at position \(comparison.position))")
+                    type: error.typeName ?? root.schema.name, reason: "\(reason) (at position \(position))")
             }
         }
     }

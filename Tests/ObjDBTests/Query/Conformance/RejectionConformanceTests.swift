@@ -50,6 +50,7 @@ struct RejectionConformanceTests {
 
     static let schema: [RejectedQuery] = [
         RejectedQuery("nosuch == 1", at: nil, mentioning: "no property nosuch"),
+        RejectedQuery("nosuch == 1", at: nil, mentioning: "no property nosuch (at position 0)"),
         RejectedQuery("best.nosuch == 1", at: nil, mentioning: "no property nosuch"),
         RejectedQuery("age.name == 1", at: nil, mentioning: "age is not a link"),
         RejectedQuery("ALL name == 'x'", at: nil, mentioning: "ALL needs a list"),
