@@ -78,11 +78,18 @@ struct OperandCompiler {
         case .subqueryCount(let subquery):
             let at = subquery.collection.position ?? position
             let collection = try keyPath(subquery.collection, from: root, at: at)
-            guard collection.isList, case .link(let typeName) = collection.kind,
-                let target = catalog.bindings[typeName]
-            else {
+            let text = subquery.collection.text
+            guard collection.isList else {
                 throw invalid(
-                    "SUBQUERY needs a list, a set or linking objects of objects, but \(subquery.collection.text) is \(collection.isList ? "a collection of values" : collection.kind.name)",
+                    "SUBQUERY needs a list, a set or linking objects of objects, but \(text) is \(collection.kind.name)",
+                    at: at)
+            }
+            guard case .link(let typeName) = collection.kind, let target = catalog.bindings[typeName] else {
+                // Realm: "A subquery can not operate on a list of primitive values".
+                throw invalid(
+                    "a SUBQUERY cannot operate on a collection of plain values, as in Realm, and \(text) holds "
+                        + "\(collection.kind.name) each; compare the values themselves, such as ANY \(text) == x "
+                        + "or \(text).@count",
                     at: at)
             }
             let predicate = try QueryNormalizer(catalog: catalog, root: target).normalize(subquery.predicate)
@@ -164,7 +171,7 @@ struct OperandCompiler {
                 case .key(let key):
                     finishMap(.key(key))
                     continue
-                case .index:
+                case .index, .element:
                     throw invalid("a map is subscripted by a key, such as map['key'], in \(label)", at: position)
                 case .name(let name):
                     switch name.lowercased() {
@@ -183,6 +190,10 @@ struct OperandCompiler {
                 }
             }
             switch step {
+            case .element:
+                // A SUBQUERY's variable alone: the element the walk starts from.
+                guard index == 1 else { throw invalid("\(label) leads nowhere", at: position) }
+                continue
             case .key(let key):
                 throw invalid("['\(key)'] subscripts a map, and \(label) has none there", at: position)
             case .index(let listIndex):

@@ -358,10 +358,9 @@ struct PredicateParser {
                 guard case .name(let first)? = path.steps.first, first == variable else {
                     throw onError("in a SUBQUERY every key path starts with \(variable), not \(path.text)")
                 }
-                guard path.steps.count > 1 else {
-                    throw onError("SUBQUERY compares properties of \(variable), such as \(variable).name")
-                }
-                path.steps.removeFirst()
+                // `$x` alone is the element: the schema check says whether it can be compared.
+                path.steps[0] = .element(variable)
+                if path.steps.count > 1 { path.steps.removeFirst() }
                 return .keyPath(path)
             case .arithmetic(let op, let left, let right): return .arithmetic(op, try strip(left), try strip(right))
             case .subqueryCount(var inner):

@@ -68,7 +68,7 @@ struct QueryKeyPath: Hashable, Sendable {
         var text = ""
         for step in steps {
             switch step {
-            case .name(let name): text += text.isEmpty ? name : "." + name
+            case .name(let name), .element(let name): text += text.isEmpty ? name : "." + name
             case .key(let key): text += "['\(key)']"
             case .index(let index): text += "[\(index.text)]"
             }
@@ -86,6 +86,8 @@ enum QueryPathStep: Hashable, Sendable {
     case key(String)
     /// `[0]`, `[FIRST]`, `[LAST]`, `[SIZE]`, `[*]`.
     case index(QueryListIndex)
+    /// A `SUBQUERY`'s variable alone (`$x == %@`): the element itself, named as written.
+    case element(String)
 }
 
 /// A list subscript.

@@ -224,6 +224,36 @@ struct OperandConformanceTests {
         ) { project in
             project.itemValues.filter { $0.assignee == "Ali" }.count == project.itemValues.filter(\.isComplete).count
         },
+        // The variable alone is the element (an object): compared with an object argument.
+        .person("SUBQUERY(dogs, $d, $d == %@).@count > 0", .dog("Rex")) { $0.dogs.contains("Rex") },
+        .person("SUBQUERY(dogs, $d, $d != %@ AND $d.age > 2).@count >= 2", .dog("Fido")) {
+            $0.dogValues.filter { $0.name != "Fido" && $0.age > 2 }.count >= 2
+        },
+        .dog("SUBQUERY(owners, $o, $o.age > 30).@count > 0") { $0.owners.contains { $0.age > 30 } },
+    ]
+
+    /// Realm: "A subquery can not operate on a list of primitive values": ObjDB rejects it too,
+    /// naming the collection and where it is.
+    static let subqueriesOverValues: [RejectedQuery] = [
+        RejectedQuery(
+            "SUBQUERY(luckyNumbers, $x, $x > 5).@count > 1", at: nil,
+            mentioning: "a SUBQUERY cannot operate on a collection of plain values, as in Realm"),
+        RejectedQuery(
+            "SUBQUERY(luckyNumbers, $x, $x > 5).@count > 1", at: nil,
+            mentioning: "luckyNumbers holds a number each; compare the values themselves"),
+        RejectedQuery("SUBQUERY(luckyNumbers, $x, $x > 5).@count > 1", at: nil, mentioning: "(at position 9)"),
+        RejectedQuery(
+            "age > 3 AND SUBQUERY(tags, $t, $t BEGINSWITH 's').@count > 0", at: nil, mentioning: "(at position 21)"),
+        RejectedQuery(
+            "SUBQUERY(tags, $t, $t BEGINSWITH 's').@count > 0", at: nil, mentioning: "tags holds a string each"),
+        RejectedQuery("SUBQUERY(ratings, $r, $r.foo > 1).@count > 0", at: nil, mentioning: "plain values"),
+        RejectedQuery("SUBQUERY(scores, $s, $s > 80).@count > 0", at: nil, mentioning: "plain values"),
+        RejectedQuery("SUBQUERY(dogs.age, $a, $a > 3).@count > 0", at: nil, mentioning: "plain values"),
+        RejectedQuery(
+            .project, "SUBQUERY(items.allergens.name, $n, $n == 'milk').@count > 0", at: nil, mentioning: "plain values"
+        ),
+        RejectedQuery("SUBQUERY(dogs, $d, $d > 5).@count > 0", at: nil, mentioning: "but $d is a RQLDog"),
+        RejectedQuery("SUBQUERY(dogs, $d, $d.x.y > 5).@count > 0", at: nil, mentioning: "RQLDog has no property x"),
     ]
 
     static let arithmetic: [ConformanceCase] = [
@@ -318,6 +348,9 @@ struct OperandConformanceTests {
     @Test(arguments: listIndexing) func indexedListElements(query: ConformanceCase) throws { try query.check() }
     @Test(arguments: lengths) func lengthsOfStringsAndData(query: ConformanceCase) throws { try query.check() }
     @Test(arguments: subqueries) func subqueryCounts(query: ConformanceCase) throws { try query.check() }
+    @Test(arguments: subqueriesOverValues) func subqueriesOverPlainValuesAreRejected(query: RejectedQuery) throws {
+        try query.check()
+    }
     @Test(arguments: arithmetic) func arithmeticInComparisons(query: ConformanceCase) throws { try query.check() }
     @Test(arguments: twoCollections) func pathsThroughTwoCollections(query: ConformanceCase) throws {
         try query.check()
