@@ -67,11 +67,11 @@ struct FilterCompiler {
         case .comparison(let comparison):
             do {
                 try emit(comparison, in: binding, into: &builder)
-            } catch let error as ObjDBError where error.code == .invalidQuery && comparison.position > 0 {
+            } catch let error as ObjDBError where error.code == .invalidQuery && comparison.position != nil {
                 let reason = error.details.first ?? error.message
-                guard !reason.contains("(at position ") else { throw error }
+                guard !reason.contains("(at position "), let position = comparison.position else { throw error }
                 throw ObjDBError.invalidQuery(
-                    type: error.typeName ?? root.schema.name, reason: "\(reason) (at position \(comparison.position))")
+                    type: error.typeName ?? root.schema.name, reason: "\(reason) (at position \(position))")
             }
         }
     }
@@ -83,11 +83,18 @@ struct FilterCompiler {
             try emit(.operands(comparison.asOperands), in: binding, into: &builder)
             return
         }
-        if comparison.quantifier != .any || comparison.aggregate != nil {
+        if comparison.quantifierWritten || comparison.quantifier != .any || comparison.aggregate != nil {
+            // As in Realm ("The keypath following 'ANY' must contain a list"): `ANY age > 3` and
+            // `ANY owner.name == 'x'` (through a to-one link) quantify one value.
+            let path = comparison.path.joined(separator: ".")
+            let needs = "needs a list, a set, a map or linking objects in the key path"
             guard pathHasCollection(comparison.path[...], in: binding) else {
                 let what = comparison.aggregate?.rawValue ?? comparison.quantifier.rawValue
-                throw invalid(
-                    "\(what) needs a list, a set or linking objects in \(comparison.path.joined(separator: "."))")
+                throw invalid("\(what) \(needs), but \(path) is one value")
+            }
+            if comparison.quantifierWritten, let aggregate = comparison.aggregate {
+                let quantifier = comparison.quantifier.rawValue
+                throw invalid("\(quantifier) \(needs), but \(path).\(aggregate.rawValue) is one value")
             }
         }
         try emit(comparison, path: comparison.path[...], in: binding, quantified: false, into: &builder)
@@ -231,8 +238,10 @@ struct FilterCompiler {
                     QueryComparison(
                         path: comparison.path, op: .equal, value: comparison.value, options: comparison.options),
                     for: schema, into: &builder)
+                // `NONE 7 IN luckyNumbers`: the quantifier ranges over the elements.
                 builder.emitNested(
-                    .elements(slot: slot, schema: schema, quantifier: .any, test: builder.addTest(test)))
+                    .elements(
+                        slot: slot, schema: schema, quantifier: comparison.quantifier, test: builder.addTest(test)))
                 return
             }
             if let aggregate = comparison.aggregate {

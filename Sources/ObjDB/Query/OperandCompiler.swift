@@ -50,7 +50,7 @@ struct OperandCompiler {
 
     // MARK: Operands
 
-    private func operand(_ operand: QueryOperand, at position: Int) throws -> CompiledOperand {
+    private func operand(_ operand: QueryOperand, at position: Int?) throws -> CompiledOperand {
         switch operand {
         case .value(.list(let values)):
             let kinds = Set(values.map(OperandKind.init(constant:)))
@@ -63,7 +63,7 @@ struct OperandCompiler {
                 node: .constant(OperandItem(constant: value)), kind: OperandKind(constant: value), isList: false,
                 label: operand.text, position: position)
         case .keyPath(let path):
-            return try keyPath(path, from: root, at: path.position == 0 ? position : path.position)
+            return try keyPath(path, from: root, at: path.position ?? position)
         case .arithmetic(let op, let left, let right):
             let left = try self.operand(left, at: position)
             let right = try self.operand(right, at: position)
@@ -76,7 +76,7 @@ struct OperandCompiler {
                 node: .arithmetic(op, left.node, right.node), kind: .number, isList: left.isList || right.isList,
                 label: operand.text, position: left.position)
         case .subqueryCount(let subquery):
-            let at = subquery.collection.position == 0 ? position : subquery.collection.position
+            let at = subquery.collection.position ?? position
             let collection = try keyPath(subquery.collection, from: root, at: at)
             guard collection.isList, case .link(let typeName) = collection.kind,
                 let target = catalog.bindings[typeName]
@@ -103,7 +103,7 @@ struct OperandCompiler {
         case number(PropertyType)
     }
 
-    private func keyPath(_ path: QueryKeyPath, from start: TypeBinding, at position: Int) throws -> CompiledOperand {
+    private func keyPath(_ path: QueryKeyPath, from start: TypeBinding, at position: Int?) throws -> CompiledOperand {
         var cursor = PathPosition.objects(start, embedded: false)
         var isList = false
         var steps: [OperandStep] = []
@@ -300,7 +300,7 @@ struct OperandCompiler {
 
     /// `@links.@count` or `@links.Type.property`, after `@links` at `index`: the step and how many
     /// names it consumed.
-    private func backlinks(after index: Int, in path: QueryKeyPath, to binding: TypeBinding, at position: Int) throws
+    private func backlinks(after index: Int, in path: QueryKeyPath, to binding: TypeBinding, at position: Int?) throws
         -> (step: (step: OperandStep, origin: TypeBinding?), consumed: Int)
     {
         func name(_ offset: Int) -> String? {
@@ -376,8 +376,8 @@ struct OperandCompiler {
         }
     }
 
-    private func invalid(_ reason: String, at position: Int) -> ObjDBError {
-        .invalidQuery(type: root.schema.name, reason: position > 0 ? "\(reason) (at position \(position))" : reason)
+    private func invalid(_ reason: String, at position: Int?) -> ObjDBError {
+        .invalidQuery(type: root.schema.name, reason: position.map { "\(reason) (at position \($0))" } ?? reason)
     }
 }
 

@@ -370,7 +370,7 @@ struct CompiledOperand {
     let isList: Bool
     /// The operand as written, for messages.
     let label: String
-    let position: Int
+    let position: Int?
 }
 
 indirect enum OperandNode {

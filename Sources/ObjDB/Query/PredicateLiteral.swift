@@ -21,8 +21,11 @@ enum PredicateLiteral {
         }
         if body.hasPrefix("0x") || body.hasPrefix("0X") {
             let digits = body.dropFirst(2)
-            guard !digits.isEmpty, let magnitude = UInt64(digits, radix: 16) else {
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else {
                 return .failure(LiteralError("\(text) is not a hexadecimal number"))
+            }
+            guard let magnitude = UInt64(digits, radix: 16) else {
+                return .failure(LiteralError("\(text) does not fit in a 64-bit integer"))
             }
             guard let value = Int64(exactly: magnitude) ?? (negative && magnitude == 1 << 63 ? Int64.min : nil) else {
                 return .failure(LiteralError("\(text) does not fit in a 64-bit integer"))

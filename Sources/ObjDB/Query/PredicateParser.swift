@@ -184,8 +184,9 @@ struct PredicateParser {
                 return try comparison(
                     names, .containsElement, value, general.options, general.leftQuantifier, at: offset)
             }
-            guard let flipped = op.flipped else { break }
-            return try comparison(names, flipped, value, general.options, general.leftQuantifier, at: offset)
+            // `ANY 5 < x` quantifies one value: the general form rejects it, naming the value.
+            guard let flipped = op.flipped, general.leftQuantifier == nil else { break }
+            return try comparison(names, flipped, value, general.options, nil, at: offset)
         default:
             break
         }
@@ -228,7 +229,7 @@ struct PredicateParser {
         return .comparison(
             QueryComparison(
                 path: path, aggregate: aggregate, quantifier: quantifier ?? .any, op: op, value: value,
-                options: options, position: offset))
+                options: options, position: offset, quantifierWritten: quantifier != nil))
     }
 
     // MARK: Operands
@@ -394,7 +395,12 @@ struct PredicateParser {
         if name.hasPrefix("@"), name.lowercased() != "@links" {
             throw error("a key path starts with a property name or @links, not \(name)", at: offset)
         }
-        var steps = [QueryPathStep.name(name)]
+        return try continueKeyPath([.name(name)], at: offset)
+    }
+
+    /// The `.name`, `['key']` and `[index]` steps after `steps`, as far as they go.
+    private mutating func continueKeyPath(_ steps: [QueryPathStep], at offset: Int) throws -> QueryKeyPath {
+        var steps = steps
         while true {
             if current.kind == .symbol(".") {
                 advance()
@@ -468,8 +474,7 @@ struct PredicateParser {
                 guard let keyPath = argument as? String else {
                     throw error("\(name) needs a key path string argument", at: token.offset)
                 }
-                return .keyPath(
-                    QueryKeyPath(names: keyPath.split(separator: ".").map(String.init), position: token.offset))
+                return .keyPath(try argumentKeyPath(keyPath, for: name, at: token.offset, continuing: .aggregateOnly))
             }
             return .keyPath(try parseKeyPath(startingWith: name, at: token.offset))
         case .string(let text):
@@ -493,7 +498,7 @@ struct PredicateParser {
                 throw error("%K needs a key path string argument", at: token.offset)
             }
             argumentIndex += 1
-            return .keyPath(QueryKeyPath(names: name.split(separator: ".").map(String.init), position: token.offset))
+            return .keyPath(try argumentKeyPath(name, for: "%K", at: token.offset, continuing: .anyStep))
         case .symbol("{"):
             try enterNesting()
             defer { depth -= 1 }
@@ -513,6 +518,49 @@ struct PredicateParser {
         default:
             throw error("expected a key path or a value, found \(token.describe)")
         }
+    }
+
+    /// What may follow a key path argument in the predicate.
+    private enum ArgumentContinuation {
+        /// `%K.name`, `%K[0]`, `%K.@count`: NSPredicate splices the key path into the one written.
+        case anyStep
+        /// `$K0.@count`, `$K0.@size`, `$K0.@sum`, `$K0.@sum.age`: Realm's grammar lets only these
+        /// follow a key path argument ("Key path argument cannot be mixed with other elements").
+        case aggregateOnly
+    }
+
+    /// The key path a `%K` or `$K0` argument names, spliced in before what the predicate writes
+    /// after it.
+    private mutating func argumentKeyPath(
+        _ keyPath: String, for placeholder: String, at offset: Int, continuing: ArgumentContinuation
+    ) throws -> QueryKeyPath {
+        let names = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard names.allSatisfy({ !$0.isEmpty && !$0.contains(where: \.isWhitespace) }) else {
+            throw error("\(placeholder) needs a key path such as 'dogs.age', not '\(keyPath)'", at: offset)
+        }
+        let continuationStart = current.offset
+        let path = try continueKeyPath(names.map(QueryPathStep.name), at: offset)
+        guard continuing == .aggregateOnly else { return path }
+        let written = path.steps.dropFirst(names.count)
+        let aggregates: Set<String> = ["@sum", "@min", "@max", "@avg"]
+        func name(_ step: QueryPathStep?) -> String? {
+            if case .name(let name)? = step { return name.lowercased() }
+            return nil
+        }
+        let first = name(written.first)
+        let allowed: Bool
+        switch written.count {
+        case 0: allowed = true
+        case 1: allowed = first.map { ["@count", "@size"].contains($0) || aggregates.contains($0) } ?? false
+        case 2: allowed = (first.map(aggregates.contains) ?? false) && !(name(written.last)?.hasPrefix("@") ?? true)
+        default: allowed = false
+        }
+        guard allowed else {
+            throw error(
+                "a \(placeholder) key path is followed only by .@count, .@size or an aggregate such as .@sum.age, "
+                    + "as in Realm; put the whole key path in the argument", at: continuationStart)
+        }
+        return path
     }
 
     private mutating func parseOperator() throws -> (QueryOperator, QueryStringOptions) {

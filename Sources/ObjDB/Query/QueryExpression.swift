@@ -28,8 +28,11 @@ struct QueryComparison: Hashable, Sendable {
     /// The value compared with; for `IN` and `BETWEEN`, a ``StoredValue/list(_:)``.
     var value: StoredValue
     var options: QueryStringOptions = []
-    /// Where the comparison starts in the predicate, for messages (0 when not from text).
-    var position = 0
+    /// Where the comparison starts in the predicate, for messages (`nil` when not from text).
+    var position: Int?
+    /// Whether `ANY`, `ALL` or `NONE` was written (`ANY tags.name == 'x'`), so the path must pass
+    /// through a collection, as Realm requires; an unwritten `.any` applies only when it does.
+    var quantifierWritten = false
 }
 
 /// The operators of a comparison.

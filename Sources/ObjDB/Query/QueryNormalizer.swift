@@ -117,12 +117,19 @@ extension QueryComparison {
     var asOperands: OperandComparison {
         let names = path + (aggregate.map { [$0.rawValue] } ?? [])
         let keyPath = QueryOperand.keyPath(QueryKeyPath(names: names, position: position))
+        let written = quantifier == .any && !quantifierWritten ? nil : quantifier
         if op == .containsElement {
+            // `NONE 'milk' IN items.allergens.name`: the quantifier ranges over the collection.
+            guard let written, written != .any else {
+                return OperandComparison(
+                    left: .value(value), op: .in, options: options, right: keyPath, position: position)
+            }
             return OperandComparison(
-                left: .value(value), op: .in, options: options, right: keyPath, position: position)
+                left: keyPath, leftQuantifier: written, op: .equal, options: options, right: .value(value),
+                position: position)
         }
         return OperandComparison(
-            left: keyPath, leftQuantifier: quantifier == .any ? nil : quantifier, op: op, options: options,
-            right: .value(value), position: position)
+            left: keyPath, leftQuantifier: written, op: op, options: options, right: .value(value),
+            position: position)
     }
 }

@@ -13,8 +13,8 @@ struct OperandComparison: Hashable, Sendable {
     var right: QueryOperand
     /// `ANY`, `ALL` or `NONE` written before the right operand (`x == ANY {1, 2}`).
     var rightQuantifier: QueryQuantifier?
-    /// Where the comparison starts in the predicate, for messages (0 when not from text).
-    var position = 0
+    /// Where the comparison starts in the predicate, for messages (`nil` when not from text).
+    var position: Int?
 }
 
 /// One side of an ``OperandComparison``.
@@ -41,16 +41,16 @@ enum QueryArithmetic: String, Hashable, Sendable {
 /// property, `@count`, `@links`, `length`, a map key) is decided against the schema.
 struct QueryKeyPath: Hashable, Sendable {
     var steps: [QueryPathStep]
-    /// Where the key path starts in the predicate (0 when not from text).
-    var position = 0
+    /// Where the key path starts in the predicate (`nil` when not from text).
+    var position: Int?
 
-    init(_ steps: [QueryPathStep], position: Int = 0) {
+    init(_ steps: [QueryPathStep], position: Int? = nil) {
         self.steps = steps
         self.position = position
     }
 
     /// A path of property names only.
-    init(names: [String], position: Int = 0) {
+    init(names: [String], position: Int? = nil) {
         self.init(names.map(QueryPathStep.name), position: position)
     }
 

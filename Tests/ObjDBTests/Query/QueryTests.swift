@@ -199,7 +199,7 @@ struct QueryTests {
 
     @Test func unknownPropertiesAndMeaninglessComparisonsAreTypedErrors() throws {
         let tweets = try seedTweets().view().objects(Tweet.self)
-        #expect(throws: ObjDBError.invalidQuery(type: "Tweet", reason: "Tweet has no property body")) {
+        #expect(throws: ObjDBError.invalidQuery(type: "Tweet", reason: "Tweet has no property body (at position 0)")) {
             try tweets.filter("body == 'x'")
         }
         #expect(throws: ObjDBError.self) { try tweets.filter("text > 5") }

@@ -52,6 +52,60 @@ struct ArgumentConformanceTests {
         .person("%K > %K", .string("age"), .string("level")) { $0.age > Int($0.level) },
     ]
 
+    /// The argument's key path spliced in before what the predicate writes after it: any step
+    /// after `%K` (NSPredicate), only `.@count`, `.@size` and aggregates after `$K0` (Realm).
+    static let continuedKeyPaths: [ConformanceCase] = [
+        .person("%K.@count > 1", .string("dogs")) { $0.dogs.count > 1 },
+        .person("%K.@size == 0", .string("luckyNumbers")) { $0.luckyNumbers.isEmpty },
+        .person("$K0.@count > 1", .string("dogs")) { $0.dogs.count > 1 },
+        .person("$K0.@size >= $1", .string("tags"), .int(2)) { $0.tags.count >= 2 },
+        .person("$K0.@sum.age > 10", .string("dogs")) { $0.dogValues.map(\.age).reduce(0, +) > 10 },
+        .person("$K0.@max.weight < 20", .string("dogs")) { ($0.dogValues.map(\.weight).max() ?? .infinity) < 20 },
+        .person("$K0.@sum > 10", .string("luckyNumbers")) { $0.luckyNumbers.reduce(0, +) > 10 },
+        .person("$K0.@avg >= 4", .string("ratings")) {
+            !$0.ratings.isEmpty && $0.ratings.reduce(0, +) / Double($0.ratings.count) >= 4
+        },
+        .person("%K.name == 'Rex'", .string("best")) { $0.best == "Rex" },
+        .person("%K.age > 8", .string("best")) { ($0.bestDog?.age ?? 0) > 8 },
+        .person("ANY %K.name == 'Luna'", .string("dogs")) { $0.dogs.contains("Luna") },
+        .person("%K.breed BEGINSWITH[c] %@", .string("best"), .string("lab")) {
+            $0.bestDog?.breed?.lowercased().hasPrefix("lab") ?? false
+        },
+        .person("%K.city == 'Oslo'", .string("home")) { $0.city == "Oslo" },
+        .person("%K[0] == 7", .string("luckyNumbers")) { $0.luckyNumbers.first == 7 },
+        .person("%K['math'] > 80", .string("scores")) { ($0.scores["math"] ?? 0) > 80 },
+        .person("%K.@avg.weight > 20", .string("dogs")) {
+            !$0.dogs.isEmpty && $0.dogValues.map(\.weight).reduce(0, +) / Double($0.dogs.count) > 20
+        },
+        .person("%K.length > 4", .string("best.name")) { ($0.best?.utf8.count ?? 0) > 4 },
+        .person("SUBQUERY(%K, $d, $d.age > 4).@count > 0", .string("dogs")) {
+            $0.dogValues.contains { $0.age > 4 }
+        },
+        .project("%K.allergens.name == 'milk'", .string("items")) {
+            $0.itemValues.contains { $0.allergens.contains("milk") }
+        },
+    ]
+
+    /// Key path arguments that do not name a key path, or are continued as Realm does not allow.
+    static let badKeyPaths: [RejectedQuery] = [
+        RejectedQuery("$K0.name == 'Rex'", .string("best"), at: 3, mentioning: "followed only by .@count"),
+        RejectedQuery("$K0[0] == 7", .string("luckyNumbers"), at: 3, mentioning: "put the whole key path"),
+        RejectedQuery("$K0.@sum.age.name > 1", .string("dogs"), at: 3, mentioning: "followed only by .@count"),
+        RejectedQuery("%K > 1", .string("a..b"), at: 0, mentioning: "needs a key path such as 'dogs.age'"),
+        RejectedQuery("$K0 > 1", .string(""), at: 0, mentioning: "not ''"),
+        RejectedQuery("%K. > 1", .string("dogs"), at: 4, mentioning: "a property name after '.'"),
+        RejectedQuery("%K.@foo > 1", .string("dogs"), at: 0, mentioning: "unknown aggregate @foo"),
+        RejectedQuery("%K.nosuch == 1", .string("best"), at: nil, mentioning: "RQLDog has no property nosuch"),
+        RejectedQuery("%K.nosuch == 1", .string("best"), at: nil, mentioning: "(at position 0)"),
+        RejectedQuery("age > 1 AND %K.@count > 1", .string("age"), at: nil, mentioning: "(at position 12)"),
+    ]
+
     @Test(arguments: placeholders) func valueArguments(query: ConformanceCase) throws { try query.check() }
     @Test(arguments: keyPaths) func keyPathArguments(query: ConformanceCase) throws { try query.check() }
+    @Test(arguments: continuedKeyPaths) func keyPathArgumentsContinue(query: ConformanceCase) throws {
+        try query.check()
+    }
+    @Test(arguments: badKeyPaths) func badKeyPathArgumentsAreRejected(query: RejectedQuery) throws {
+        try query.check()
+    }
 }

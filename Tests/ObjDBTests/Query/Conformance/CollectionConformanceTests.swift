@@ -19,6 +19,8 @@ struct CollectionConformanceTests {
         .person("NOT ANY luckyNumbers == 7") { !$0.luckyNumbers.contains(7) },
         .person("NOT ALL luckyNumbers > 2") { !$0.luckyNumbers.allSatisfy { $0 > 2 } },
         .person("7 IN luckyNumbers") { $0.luckyNumbers.contains(7) },
+        .person("NONE 7 IN luckyNumbers") { !$0.luckyNumbers.contains(7) },
+        .person("ANY 7 IN luckyNumbers") { $0.luckyNumbers.contains(7) },
         .person("%@ IN luckyNumbers", .int(13)) { $0.luckyNumbers.contains(13) },
         .person("$0 IN luckyNumbers", .int(8)) { $0.luckyNumbers.contains(8) },
         .person("ANY luckyNumbers IN {1, 13}") { $0.luckyNumbers.contains { [1, 13].contains($0) } },

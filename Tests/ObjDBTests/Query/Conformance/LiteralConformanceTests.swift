@@ -80,6 +80,8 @@ struct LiteralConformanceTests {
         .person("rating == 4.5f") { $0.rating == 4.5 },
         .person("rating > 3.2f") { $0.rating > 3.2 },
         .person("visits > 0x100000000") { $0.visits > 0x1_0000_0000 },
+        .person("visits > -0x8000000000000000") { $0.visits > Int64.min },
+        .person("visits < 0x7FFFFFFFFFFFFFFF") { $0.visits < Int64.max },
     ]
 
     static let data: [ConformanceCase] = [
@@ -107,7 +109,10 @@ struct LiteralConformanceTests {
         RejectedQuery("key == uuid(1A2B3C4D-0000-4000-8000-000000000000", at: 7, mentioning: "closing ')'"),
         RejectedQuery("avatar == B64\"@@\"", at: 10, mentioning: "is not base64"),
         RejectedQuery("avatar == B64\"AQID", at: 10, mentioning: "closing quote"),
-        RejectedQuery("age > 0x1FFFFFFFFFFFFFFFF", at: 6, mentioning: "0x1FFFFFFFFFFFFFFFF"),
+        RejectedQuery(
+            "age > 0x1FFFFFFFFFFFFFFFF", at: 6, mentioning: "0x1FFFFFFFFFFFFFFFF does not fit in a 64-bit integer"),
+        RejectedQuery("age > 0xFFFFFFFFFFFFFFFF", at: 6, mentioning: "does not fit in a 64-bit integer"),
+        RejectedQuery("age > 0x8000000000000000", at: 6, mentioning: "does not fit in a 64-bit integer"),
         RejectedQuery("key == oid(507f1f77bcf86cd799439011)", at: 7, mentioning: "ObjectId"),
         RejectedQuery("age > inf", at: nil, mentioning: "inf"),
         RejectedQuery("key BEGINSWITH uuid(1A2B3C4D-0000-4000-8000-000000000000)", at: nil, mentioning: "key"),

@@ -50,6 +50,7 @@ struct RejectionConformanceTests {
 
     static let schema: [RejectedQuery] = [
         RejectedQuery("nosuch == 1", at: nil, mentioning: "no property nosuch"),
+        RejectedQuery("nosuch == 1", at: nil, mentioning: "no property nosuch (at position 0)"),
         RejectedQuery("best.nosuch == 1", at: nil, mentioning: "no property nosuch"),
         RejectedQuery("age.name == 1", at: nil, mentioning: "age is not a link"),
         RejectedQuery("ALL name == 'x'", at: nil, mentioning: "ALL needs a list"),
@@ -77,11 +78,42 @@ struct RejectionConformanceTests {
         RejectedQuery("scores BEGINSWITH 'a'", at: nil, mentioning: "BEGINSWITH compares strings"),
     ]
 
+    /// Realm: "The keypath following 'ANY' must contain a list". A quantifier written on a key path
+    /// that passes no collection (one value, or through to-one links) is rejected, on either side.
+    static let quantifiedSingleValues: [RejectedQuery] = [
+        RejectedQuery("ANY age > 3", at: nil, mentioning: "ANY needs a list, a set, a map or linking objects"),
+        RejectedQuery("ANY age > 3", at: nil, mentioning: "but age is one value (at position 4)"),
+        RejectedQuery("SOME name == 'Ann'", at: nil, mentioning: "but name is one value (at position 5)"),
+        RejectedQuery("ALL age > 3", at: nil, mentioning: "ALL needs a list"),
+        RejectedQuery("NONE nickname == nil", at: nil, mentioning: "NONE needs a list"),
+        RejectedQuery("ANY best.name == 'Rex'", at: nil, mentioning: "but best.name is one value (at position 4)"),
+        RejectedQuery("ALL best.age > 3", at: nil, mentioning: "but best.age is one value"),
+        RejectedQuery("NONE home.city == 'Oslo'", at: nil, mentioning: "but home.city is one value"),
+        RejectedQuery("age > 3 AND ANY isMember == true", at: nil, mentioning: "(at position 16)"),
+        RejectedQuery("ANY age IN {27, 34}", at: nil, mentioning: "but age is one value"),
+        RejectedQuery("ANY {27, 34} IN age", at: nil, mentioning: "age is one value"),
+        RejectedQuery("NONE 'Ann' IN name", at: nil, mentioning: "but name is one value"),
+        RejectedQuery("ANY name BEGINSWITH[c] 'a'", at: nil, mentioning: "but name is one value"),
+        RejectedQuery("ANY name.length > 3", at: nil, mentioning: "is one value"),
+        RejectedQuery("ANY best.age > age", at: nil, mentioning: "ANY needs a list"),
+        RejectedQuery("ANY best.age > age", at: nil, mentioning: "but best.age is one value (at position 4)"),
+        RejectedQuery("age == ANY height", at: nil, mentioning: "but height is one value (at position 11)"),
+        RejectedQuery("age < ALL best.age", at: nil, mentioning: "ALL needs a list"),
+        RejectedQuery("ANY 5 < age", at: nil, mentioning: "ANY needs a list"),
+        RejectedQuery("ANY $0 == age", .int(34), at: nil, mentioning: "ANY needs a list"),
+        RejectedQuery(.dog, "ANY owners.@count > 1", at: nil, mentioning: "ANY needs a list"),
+        RejectedQuery(.item, "ANY allergens.@count > 1", at: nil, mentioning: "ANY needs a list"),
+    ]
+
     @Test(arguments: syntax) func syntaxErrorsNameTheProblemAndPosition(query: RejectedQuery) throws {
         try query.check()
     }
 
     @Test(arguments: schema) func queriesThatDoNotFitTheSchemaAreRejected(query: RejectedQuery) throws {
+        try query.check()
+    }
+
+    @Test(arguments: quantifiedSingleValues) func aQuantifierOnOneValueIsRejected(query: RejectedQuery) throws {
         try query.check()
     }
 }
