@@ -243,7 +243,10 @@ final class PreparedQuery: @unchecked Sendable {
         case .fullScan:
             let cursor = try transaction.cursor(table)
             var entry = try cursor.first()
-            while let current = entry, try consider(current.key, current.value) {
+            var page = CachePrefetch.PageTracker()
+            while let current = entry {
+                page.enter(current.value)
+                guard try consider(current.key, current.value) else { break }
                 entry = try cursor.next()
             }
         case .primaryKeyRange(let lower, let upper):

@@ -62,8 +62,31 @@ public struct Query<Value> {
         return stored
     }
 
+    /// A value of a stored type compared with in a query. Scalars convert directly, with no
+    /// dynamic casts (a `where` closure built per query paid `Mirror` and a cast chain for
+    /// each constant); links, embedded objects and collections go the general way.
+    static func stored<Operand: Persistable>(_ value: Operand) -> StoredValue {
+        let kind = Operand._schemaKind
+        if kind.collection == .single, kind.objectType == nil,
+            let stored = try? value._toStored(.readingScalars)
+        {
+            return stored
+        }
+        guard let stored = QueryArgument.storedValue(value) else {
+            preconditionFailure(
+                "\(Operand.self) values cannot be compared in a query; compare stored objects, not new ones.")
+        }
+        return stored
+    }
+
     /// An optional value compared with in a query: `nil`, or the value.
     static func stored<Operand>(optional value: Operand?) -> StoredValue {
+        guard let value else { return .null }
+        return stored(value)
+    }
+
+    /// An optional value of a stored type: `nil`, or the value converted directly.
+    static func stored<Operand: Persistable>(optional value: Operand?) -> StoredValue {
         guard let value else { return .null }
         return stored(value)
     }

@@ -13,6 +13,7 @@ struct RecordSource {
     func record(in binding: TypeBinding, key: UnsafeRawBufferPointer) throws -> RecordReader? {
         guard let table = binding.table else { return nil }
         guard let bytes = try transaction.get(key, in: table) else { return nil }
+        CachePrefetch.load(bytes)
         guard let reader = RecordReader(header: bytes) else {
             throw ObjDBError.corruptRecord(
                 path: catalog.path, type: binding.schema.name,
