@@ -11,8 +11,16 @@ struct KeyChunks: RandomAccessCollection, Sendable {
     private var chunks: [[[UInt8]]] = []
     /// The number of keys up to and including each chunk.
     private var ends: [Int] = []
+    /// A query's answer as it came, end to end in one buffer; `chunks` is empty meanwhile. The
+    /// first edit turns it into chunks.
+    private(set) var flat: FlatKeys?
 
     init() {}
+
+    /// A query's answer, kept in its buffer: no array per key until the list is edited.
+    init(_ keys: FlatKeys) {
+        if !keys.isEmpty { flat = keys }
+    }
 
     /// The keys as one chunk, without copying them: a query's answer costs nothing more. The
     /// first edit splits the chunk it touches into regular ones (once, O(n)).
@@ -24,19 +32,28 @@ struct KeyChunks: RandomAccessCollection, Sendable {
     }
 
     /// The number of chunks, and each chunk: for walking the keys without a search per key.
-    var chunkCount: Int { chunks.count }
-    func chunk(_ index: Int) -> [[UInt8]] { chunks[index] }
+    /// (The flat buffer, when there is one, reads as a single chunk.)
+    var chunkCount: Int { flat == nil ? chunks.count : 1 }
+    func chunk(_ index: Int) -> [[UInt8]] {
+        if let flat { return flat.keys(0..<flat.count) }
+        return chunks[index]
+    }
 
     var startIndex: Int { 0 }
-    var endIndex: Int { ends.last ?? 0 }
+    var endIndex: Int { flat?.count ?? ends.last ?? 0 }
 
     subscript(position: Int) -> [UInt8] {
+        if let flat {
+            precondition(position >= 0 && position < flat.count, "Key position out of range.")
+            return flat[position]
+        }
         let (chunk, offset) = locate(position)
         return chunks[chunk][offset]
     }
 
     /// Removes the key at `position`.
     mutating func remove(at position: Int) {
+        unflatten()
         splitIfOversized(at: position)
         let (chunk, offset) = locate(position)
         chunks[chunk].remove(at: offset)
@@ -50,6 +67,7 @@ struct KeyChunks: RandomAccessCollection, Sendable {
     /// Inserts `key` so that it ends up at `position`.
     mutating func insert(_ key: [UInt8], at position: Int) {
         precondition(position >= 0 && position <= endIndex, "Key position out of range.")
+        unflatten()
         if chunks.isEmpty {
             chunks = [[key]]
             ends = [1]
@@ -70,6 +88,19 @@ struct KeyChunks: RandomAccessCollection, Sendable {
             chunks.insert(upper, at: chunk + 1)
             ends.insert(ends[chunk], at: chunk + 1)
             ends[chunk] -= upper.count
+        }
+    }
+
+    /// Turns the flat buffer into regular chunks, before an edit.
+    private mutating func unflatten() {
+        guard let keys = flat else { return }
+        flat = nil
+        var start = 0
+        while start < keys.count {
+            let stop = Swift.min(start + Self.chunkSize, keys.count)
+            chunks.append(keys.keys(start..<stop))
+            ends.append(stop)
+            start = stop
         }
     }
 

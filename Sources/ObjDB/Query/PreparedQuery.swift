@@ -154,6 +154,19 @@ final class PreparedQuery: @unchecked Sendable {
         return collector.keys.first.map { ($0, collector.records.first) }
     }
 
+    /// The matching objects' table keys in the results' order, as a key list, with their records
+    /// when kept. When the scan's order is the results' and nothing reorders or thins them
+    /// afterwards (the common case), the keys stay in one buffer: no array per key.
+    func matchedKeys(_ reader: QueryReader) throws -> (keys: KeyChunks, records: [RecordReader]?) {
+        guard orderedByScan, spec.distinctPaths.isEmpty, thenSteps.isEmpty else {
+            let (keys, records) = try matches(reader)
+            return (KeyChunks(keys), records)
+        }
+        var collector = FlatMatchCollector(limit: spec.limit)
+        try scan(reader, &collector)
+        return (KeyChunks(collector.keys), collector.records)
+    }
+
     /// The matching objects' table keys in the results' order and, when the scan's order is the
     /// results' order, their records (pointers into the map, valid while the reader's transaction is).
     func matches(_ reader: QueryReader) throws -> (keys: [[UInt8]], records: [RecordReader]?) {
@@ -370,6 +383,24 @@ struct MatchCounter: MatchVisitor {
     @inline(__always)
     mutating func take(key: UnsafeRawBufferPointer, record: RecordReader) -> Bool {
         count += 1
+        return wantsMore
+    }
+}
+
+/// Keeps matches' keys, end to end in one buffer, and their records, up to a limit.
+struct FlatMatchCollector: MatchVisitor {
+    let limit: Int?
+    private(set) var keys = FlatKeys()
+    private(set) var records: [RecordReader] = []
+
+    init(limit: Int?) { self.limit = limit }
+
+    var wantsMore: Bool { limit.map { keys.count < $0 } ?? true }
+
+    @inline(__always)
+    mutating func take(key: UnsafeRawBufferPointer, record: RecordReader) -> Bool {
+        keys.append(key)
+        records.append(record)
         return wantsMore
     }
 }

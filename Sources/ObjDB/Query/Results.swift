@@ -146,6 +146,8 @@ public struct Results<Element: Object>: RandomAccessCollection {
         private let binding: TypeBinding
         private let primaryKeyType: PropertyType?
         private let keys: KeyChunks
+        /// The keys as the query left them, in one buffer (until something edits the list).
+        private let flat: FlatKeys?
         /// The records the scan read with the keys, when kept; valid while `generation` holds.
         private let records: [RecordReader]?
         /// The context's generation when the keys were read: while it holds, every key exists.
@@ -165,13 +167,15 @@ public struct Results<Element: Object>: RandomAccessCollection {
             self.binding = binding
             primaryKeyType = binding.primaryKey?.schema.type
             self.keys = keys
+            flat = keys.flat
             self.records = records.flatMap { $0.count == keys.count ? $0 : nil }
             self.generation = generation
-            if keys.chunkCount > 0 { current = keys.chunk(0) }
+            if flat == nil, keys.chunkCount > 0 { current = keys.chunk(0) }
         }
 
         /// The next object that still exists, or `nil` at the end.
         public mutating func next() -> Element? {
+            if let flat { return next(in: flat) }
             while position < keys.count {
                 while offset == current.count {
                     chunk += 1
@@ -207,6 +211,38 @@ public struct Results<Element: Object>: RandomAccessCollection {
                     recycling: &recycled, Element.self, binding: binding, keyBytes: key, key: objectKey)
                 object.accessor?.prime(with: reader)
                 return object
+            }
+            return nil
+        }
+
+        /// `next()` over keys in one buffer: each key's bytes are read in place, and a recycled
+        /// object copies them into the key array it has.
+        private mutating func next(in flat: FlatKeys) -> Element? {
+            let primaryKeyType = self.primaryKeyType
+            while position < flat.count {
+                let index = position
+                position += 1
+                guard
+                    let objectKey = flat.withKey(
+                        at: index, { ObjectKeyCodec.decode($0, primaryKeyType: primaryKeyType) })
+                else { continue }
+                var record = records?[index]
+                if snapshot.generation != generation {
+                    // The loop wrote: skip objects it deleted.
+                    do {
+                        record = try flat.withKey(at: index) { try snapshot.record(in: binding, key: $0) }
+                    } catch ObjDBError.corruptRecord {
+                        record = RecordReader.empty
+                    } catch {
+                        preconditionFailure("Reading \(binding.schema.name) failed: \(error)")
+                    }
+                    guard record != nil else { continue }
+                }
+                return flat.withKey(at: index) { key in
+                    snapshot.object(
+                        recycling: &recycled, Element.self, binding: binding, copying: key, key: objectKey,
+                        record: record)
+                }
             }
             return nil
         }
@@ -290,9 +326,10 @@ final class KeyList {
         let now = snapshot.generation
         if generation != now {
             let (matched, matchedRecords) = run("Reading") { reader in
-                query.spec.isEverything ? (try reader.source.allKeys(in: binding), nil) : try query.matches(reader)
+                query.spec.isEverything
+                    ? (KeyChunks(try reader.source.allKeys(in: binding)), nil) : try query.matchedKeys(reader)
             }
-            keys = KeyChunks(matched)
+            keys = matched
             records = matchedRecords
             generation = now
         }

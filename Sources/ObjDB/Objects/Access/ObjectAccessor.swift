@@ -37,6 +37,12 @@ final class ObjectAccessor {
         repoint(objectKey: objectKey)
     }
 
+    /// Points the accessor at `objectKey`, copying its table key into the key array it already has.
+    func repoint(copying keyBytes: UnsafeRawBufferPointer, objectKey: ObjectKey) {
+        key.replaceSubrange(key.startIndex..<key.endIndex, with: keyBytes)
+        repoint(objectKey: objectKey)
+    }
+
     /// Points the accessor at `objectKey`, encoding its table key into the key array it already has.
     func repoint(to objectKey: ObjectKey) {
         ObjectKeyCodec.encode(objectKey, into: &key)

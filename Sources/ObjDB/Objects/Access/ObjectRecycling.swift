@@ -20,6 +20,24 @@ extension Snapshot {
         return object
     }
 
+    /// ``object(recycling:_:binding:keyBytes:key:)`` for a key read in place: a recycled object
+    /// copies it into its own key array, and `record`, when given, is the object's record.
+    func object<T: ObjectBase>(
+        recycling recycled: inout T?, _ type: T.Type, binding: TypeBinding, copying keyBytes: UnsafeRawBufferPointer,
+        key: ObjectKey, record: RecordReader?
+    ) -> T {
+        if let object = reusable(&recycled, binding: binding, as: type) {
+            let accessor = object.accessor.unsafelyUnwrapped
+            accessor.repoint(copying: keyBytes, objectKey: key)
+            if let record { accessor.prime(with: record) }
+            return object
+        }
+        let object = makeObject(type, binding: binding, keyBytes: Array(keyBytes), key: key)
+        if let record { object.accessor?.prime(with: record) }
+        recycled = isFrozen ? nil : object
+        return object
+    }
+
     /// The object in `recycled` when it may be repointed: nothing else can reach it.
     func reusable<T: ObjectBase>(_ recycled: inout T?, binding: TypeBinding, as type: T.Type) -> T? {
         guard !isFrozen, binding.discovered?.isRecyclable == true, isKnownUniquelyReferenced(&recycled),
