@@ -116,6 +116,16 @@ struct OperandCompiler {
         var steps: [OperandStep] = []
         /// `items.@sum.price`: the aggregate waits for the property it aggregates.
         var pendingAggregate: QueryAggregate?
+        /// Whether the last step reached a list, a set or linking objects of each item, which an
+        /// `[index]` then picks from (each item's own, as Realm indexes `items.allergens[0]`).
+        var afterCollection = false
+        /// Whether the items were already many before that collection (so an index keeps a list).
+        var listBeforeCollection = false
+        func enterCollection() {
+            listBeforeCollection = isList
+            isList = true
+            afterCollection = true
+        }
         var index = 0
         let label = path.text
 
@@ -166,6 +176,8 @@ struct OperandCompiler {
         while index < path.steps.count {
             let step = path.steps[index]
             index += 1
+            let followsCollection = afterCollection
+            afterCollection = false
             if case .map = cursor {
                 switch step {
                 case .key(let key):
@@ -200,14 +212,20 @@ struct OperandCompiler {
                 guard isList else {
                     throw invalid("[\(listIndex.text)] needs a list, but \(label) has one value there", at: position)
                 }
-                steps.append(.index(listIndex))
-                switch listIndex {
-                case .size:
-                    cursor = .number(.int)
-                    isList = false
-                case .all: break
-                default: isList = false
+                if case .all = listIndex {
+                    // `[*]`: every element, as the path already reaches them.
+                    afterCollection = followsCollection
+                    continue
                 }
+                guard followsCollection else {
+                    throw invalid(
+                        "[\(listIndex.text)] picks from a list, so it follows one (items[0], items.allergens[0]), "
+                            + "but in \(label) it follows one value of each element, as Realm does not allow",
+                        at: position)
+                }
+                steps.append(.index(listIndex))
+                isList = listBeforeCollection
+                if case .size = listIndex { cursor = .number(.int) }
                 continue
             case .name(let name):
                 let lowered = name.lowercased()
@@ -258,7 +276,7 @@ struct OperandCompiler {
                         steps.append(backlinks.step)
                         if let origin = backlinks.origin {
                             cursor = .objects(origin, embedded: false)
-                            isList = true
+                            enterCollection()
                         } else {
                             cursor = .number(.int)
                             isList = false
@@ -277,7 +295,7 @@ struct OperandCompiler {
                         else { throw invalid("\(name) has no origin", at: position) }
                         steps.append(.backlinks(origin: origin, propertyID: originProperty.schema.id))
                         cursor = .objects(origin, embedded: false)
-                        isList = true
+                        enterCollection()
                         continue
                     }
                     let target = schema.objectType.flatMap { catalog.bindings[$0] }
@@ -286,7 +304,7 @@ struct OperandCompiler {
                         cursor = .map(property, target: target)
                     case .list, .set:
                         steps.append(.property(slot: property.slot, schema: schema, target: target))
-                        isList = true
+                        enterCollection()
                         cursor = target.map { .objects($0, embedded: schema.type == .embedded) } ?? .values(schema)
                     case .single:
                         steps.append(.property(slot: property.slot, schema: schema, target: target))

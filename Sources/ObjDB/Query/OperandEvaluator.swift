@@ -225,73 +225,96 @@ final class OperandEvaluator {
         -> [OperandItem]
     {
         var items = start
-        for step in steps {
-            var next: [OperandItem] = []
-            switch step {
-            case .property(let slot, let schema, let target):
-                for item in items {
-                    guard case .object(_, let record, let key) = item else {
-                        if schema.collection == .single, item.isNull { next.append(.value(.null)) }
-                        continue
-                    }
-                    try read(record.field(slot), schema, target, parentKey: key, into: &next, in: source)
-                }
-            case .map(let slot, let schema, let target, let access):
-                for case .object(_, let record, _) in items {
-                    var entries: [String: StoredValue] = [:]
-                    if case .bytes(let bytes) = record.field(slot) { entries = codec.decodeMap(bytes, as: schema) }
-                    switch access {
-                    case .keys: next += entries.keys.sorted().map { .value(.string($0)) }
-                    case .values:
-                        for key in entries.keys.sorted() { next.append(try item(entries[key]!, target, in: source)) }
-                    case .key(let key): next.append(try item(entries[key] ?? .null, target, in: source))
-                    }
-                }
-            case .backlinks(let origin, let propertyID):
-                for case .object(let binding, _, let key) in items {
-                    for link in try key.withUnsafeBytes({ try source.incomingLinks(to: $0, in: binding) })
-                    where link.typeName == origin.schema.name && link.propertyID == propertyID {
-                        guard let record = try link.key.withUnsafeBytes({ try source.record(in: origin, key: $0) })
-                        else {
-                            continue
-                        }
-                        let times = occurrences(of: key, in: record, origin: origin, propertyID: propertyID)
-                        for _ in 0..<times { next.append(.object(origin, record, key: link.key)) }
-                    }
-                }
-            case .allBacklinksCount:
-                for case .object(let binding, _, let key) in items {
-                    var count = 0
-                    for link in try key.withUnsafeBytes({ try source.incomingLinks(to: $0, in: binding) }) {
-                        guard let origin = source.catalog.bindings[link.typeName],
-                            let record = try link.key.withUnsafeBytes({ try source.record(in: origin, key: $0) })
-                        else { continue }
-                        count += occurrences(of: key, in: record, origin: origin, propertyID: link.propertyID)
-                    }
-                    next.append(.value(.int(Int64(count))))
-                }
-            case .index(let index):
-                switch index {
-                case .position(let position): if position < items.count { next = [items[position]] }
-                case .first: next = Array(items.prefix(1))
-                case .last: next = Array(items.suffix(1))
-                case .size: next = [.value(.int(Int64(items.count)))]
-                case .all: next = items
-                }
-            case .aggregate(let aggregate):
-                next = [.value(OperandNumber.aggregate(aggregate, items))]
-            case .length:
-                next = items.map { item in
-                    switch item.storedValue {
-                    case .string(let text): return .value(.int(Int64(text.utf8.count)))
-                    case .data(let data): return .value(.int(Int64(data.count)))
-                    default: return .value(.null)
-                    }
-                }
+        var position = 0
+        while position < steps.count {
+            let step = steps[position]
+            if position + 1 < steps.count, case .index(let index) = steps[position + 1] {
+                // `items.allergens[0]`: each item's own collection, as Realm indexes it.
+                var picked: [OperandItem] = []
+                for item in items { picked += Self.pick(index, from: try advance(step, from: [item], in: source)) }
+                items = picked
+                position += 2
+            } else {
+                items = try advance(step, from: items, in: source)
+                position += 1
             }
-            items = next
         }
         return items
+    }
+
+    /// The elements an index picks from one collection's.
+    private static func pick(_ index: QueryListIndex, from items: [OperandItem]) -> [OperandItem] {
+        switch index {
+        case .position(let position): return position < items.count ? [items[position]] : []
+        case .first: return Array(items.prefix(1))
+        case .last: return Array(items.suffix(1))
+        case .size: return [.value(.int(Int64(items.count)))]
+        case .all: return items
+        }
+    }
+
+    /// What one step reaches from the items the previous one reached.
+    private func advance(_ step: OperandStep, from items: [OperandItem], in source: QueryReader) throws
+        -> [OperandItem]
+    {
+        var next: [OperandItem] = []
+        switch step {
+        case .property(let slot, let schema, let target):
+            for item in items {
+                guard case .object(_, let record, let key) = item else {
+                    if schema.collection == .single, item.isNull { next.append(.value(.null)) }
+                    continue
+                }
+                try read(record.field(slot), schema, target, parentKey: key, into: &next, in: source)
+            }
+        case .map(let slot, let schema, let target, let access):
+            for case .object(_, let record, _) in items {
+                var entries: [String: StoredValue] = [:]
+                if case .bytes(let bytes) = record.field(slot) { entries = codec.decodeMap(bytes, as: schema) }
+                switch access {
+                case .keys: next += entries.keys.sorted().map { .value(.string($0)) }
+                case .values:
+                    for key in entries.keys.sorted() { next.append(try item(entries[key]!, target, in: source)) }
+                case .key(let key): next.append(try item(entries[key] ?? .null, target, in: source))
+                }
+            }
+        case .backlinks(let origin, let propertyID):
+            for case .object(let binding, _, let key) in items {
+                for link in try key.withUnsafeBytes({ try source.incomingLinks(to: $0, in: binding) })
+                where link.typeName == origin.schema.name && link.propertyID == propertyID {
+                    guard let record = try link.key.withUnsafeBytes({ try source.record(in: origin, key: $0) })
+                    else {
+                        continue
+                    }
+                    let times = occurrences(of: key, in: record, origin: origin, propertyID: propertyID)
+                    for _ in 0..<times { next.append(.object(origin, record, key: link.key)) }
+                }
+            }
+        case .allBacklinksCount:
+            for case .object(let binding, _, let key) in items {
+                var count = 0
+                for link in try key.withUnsafeBytes({ try source.incomingLinks(to: $0, in: binding) }) {
+                    guard let origin = source.catalog.bindings[link.typeName],
+                        let record = try link.key.withUnsafeBytes({ try source.record(in: origin, key: $0) })
+                    else { continue }
+                    count += occurrences(of: key, in: record, origin: origin, propertyID: link.propertyID)
+                }
+                next.append(.value(.int(Int64(count))))
+            }
+        case .index(let index):
+            next = Self.pick(index, from: items)
+        case .aggregate(let aggregate):
+            next = [.value(OperandNumber.aggregate(aggregate, items))]
+        case .length:
+            next = items.map { item in
+                switch item.storedValue {
+                case .string(let text): return .value(.int(Int64(text.utf8.count)))
+                case .data(let data): return .value(.int(Int64(data.count)))
+                default: return .value(.null)
+                }
+            }
+        }
+        return next
     }
 
     /// The values or objects a field holds, appended.

@@ -420,7 +420,7 @@ struct PredicateGenerator {
         }
         let values = (0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: -3...3, using: &random) }
         let list = "{" + values.map(String.init).joined(separator: ", ") + "}"
-        switch Int.random(in: 0..<9, using: &random) {
+        switch Int.random(in: 0..<10, using: &random) {
         case 0:
             return GeneratedPredicate(format: "count \(op) score", arguments: []) {
                 compare(Double($0.count), meant, $0.score)
@@ -485,6 +485,24 @@ struct PredicateGenerator {
                 }
                 guard let reduced else { return op == "!=" }
                 return compare(reduced, meant, row.count)
+            }
+        case 8:
+            // A `%K` key path continued in the predicate: `%K.@count`, `%K.@sum`, `%K.name`.
+            let value = Int.random(in: -3...3, using: &random)
+            if Bool.random(using: &random) {
+                let word = pick(QueryDifferentialTests.words)
+                let textOp = pick(["==", "!=", "BEGINSWITH", "<"])
+                let meantText = mutation.meaning(of: textOp)
+                return GeneratedPredicate(format: "%K.name \(textOp) %@", arguments: ["owner", word]) { row in
+                    guard let name = row.ownerName else { return textOp == "!=" }
+                    return compareText(name, meantText, word, [])
+                }
+            }
+            let aggregate = pick(["@count", "@sum", "@size"])
+            let meantAggregate = mutation.meaning(of: aggregate)
+            return GeneratedPredicate(format: "%K.\(aggregate) \(op) \(value)", arguments: ["numbers"]) { row in
+                let reduced = meantAggregate == "@sum" ? row.numbers.reduce(0, +) : row.numbers.count
+                return compare(reduced + (meantAggregate == "@count+1" ? 1 : 0), meant, value)
             }
         default:
             let value = Int.random(in: -3...3, using: &random)

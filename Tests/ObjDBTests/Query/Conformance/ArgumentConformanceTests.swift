@@ -1,4 +1,5 @@
 import Foundation
+import ObjDB
 import Testing
 
 /// Realm's parameterised queries: `$0`, `$1`, … and `%@` values, `$K0` and `%K` key paths,
@@ -107,5 +108,15 @@ struct ArgumentConformanceTests {
     }
     @Test(arguments: badKeyPaths) func badKeyPathArgumentsAreRejected(query: RejectedQuery) throws {
         try query.check()
+    }
+
+    /// A continued key path argument is the written path: the planner sees the same query.
+    @Test(arguments: [
+        ("%K.@count > 1", "dogs", "dogs.@count > 1"), ("$K0.@sum.age > 10", "dogs", "dogs.@sum.age > 10"),
+        ("%K.name == 'Rex'", "best", "best.name == 'Rex'"), ("%K.@size >= 2", "tags", "tags.@size >= 2"),
+    ])
+    func aContinuedKeyPathArgumentPlansAsTheWrittenPath(continued: String, argument: String, written: String) throws {
+        let people = try ConformanceStore.database().view().objects(RQLPerson.self)
+        #expect(try people.filter(continued, argument).explain() == people.filter(written).explain())
     }
 }

@@ -170,6 +170,48 @@ struct OperandConformanceTests {
         .project("items[LAST].isComplete == true") { $0.itemValues.last?.isComplete ?? false },
     ]
 
+    /// An index through two collections picks from each element's own list, as Realm does:
+    /// `items.allergens[0]` is every item's first allergen, not the first of all of them.
+    static let indexingThroughTwoCollections: [ConformanceCase] = [
+        .project("items[0].allergens.name == 'milk'") { $0.itemValues.first?.allergens.contains("milk") ?? false },
+        .project("items.allergens[FIRST].name == 'gluten'") {
+            $0.itemValues.contains { $0.allergens.first == "gluten" }
+        },
+        .project("items.allergens[0].name == 'soy'") { $0.itemValues.contains { $0.allergens.first == "soy" } },
+        .project("items.allergens[LAST].name == 'gluten'") { $0.itemValues.contains { $0.allergens.last == "gluten" } },
+        .project("items.allergens[1].name == 'milk'") {
+            $0.itemValues.contains { $0.allergens.count > 1 && $0.allergens[1] == "milk" }
+        },
+        .project("items.allergens[SIZE] == 2") { $0.itemValues.contains { $0.allergens.count == 2 } },
+        .project("ALL items.allergens[SIZE] >= 1") { $0.itemValues.allSatisfy { !$0.allergens.isEmpty } },
+        .project("NONE items.allergens[0].name == 'milk'") {
+            !$0.itemValues.contains { $0.allergens.first == "milk" }
+        },
+        .project("items[LAST].allergens[0].name == 'soy'") { $0.itemValues.last?.allergens.first == "soy" },
+        .project("items[FIRST].allergens[SIZE] == 1") { $0.itemValues.first?.allergens.count == 1 },
+        .project("items.allergens[FIRST].populationAffected > 0.05") {
+            $0.itemValues.contains { ($0.allergenValues.first?.populationAffected ?? 0) > 0.05 }
+        },
+        .project("items.allergens[*].name == 'peanut'") { $0.itemValues.contains { $0.allergens.contains("peanut") } },
+        .dog("owners.dogs[0].name == 'Rex'") { $0.owners.contains { $0.dogs.first == "Rex" } },
+        .dog("owners.dogs[LAST].age > 8") { $0.owners.contains { ($0.dogValues.last?.age ?? 0) > 8 } },
+        .dog("owners.luckyNumbers[LAST] == 7") { $0.owners.contains { $0.luckyNumbers.last == 7 } },
+        .dog("ALL owners.luckyNumbers[SIZE] > 0") { $0.owners.allSatisfy { !$0.luckyNumbers.isEmpty } },
+        .dog("owners.dogs[FIRST] == %@", .dog("Fido")) { $0.owners.contains { $0.dogs.first == "Fido" } },
+    ]
+
+    /// Realm indexes a list right after it: not one value of each element (`items.name[0]`).
+    static let indexAfterOneValue: [RejectedQuery] = [
+        RejectedQuery(.project, "items.name[0] == 'Fix bug'", at: nil, mentioning: "[0] picks from a list"),
+        RejectedQuery(.project, "items.name[0] == 'Fix bug'", at: nil, mentioning: "(at position 0)"),
+        RejectedQuery("dogs.age[FIRST] > 3", at: nil, mentioning: "in dogs.age[FIRST] it follows one value"),
+        RejectedQuery(
+            .project, "items.allergens.name[LAST] == 'milk'", at: nil, mentioning: "[LAST] picks from a list"),
+        RejectedQuery(.dog, "owners.age[SIZE] > 1", at: nil, mentioning: "[SIZE] picks from a list"),
+        RejectedQuery("best[0].name == 'Rex'", at: nil, mentioning: "[0] needs a list"),
+        RejectedQuery("age > 1 AND best.age[0] == 1", at: nil, mentioning: "(at position 12)"),
+    ]
+
     static let lengths: [ConformanceCase] = [
         .person("name.length == 3") { $0.name.utf8.count == 3 },
         .person("name.length > 4") { $0.name.utf8.count > 4 },
@@ -346,6 +388,12 @@ struct OperandConformanceTests {
     }
     @Test(arguments: maps) func mapKeysValuesAndAggregates(query: ConformanceCase) throws { try query.check() }
     @Test(arguments: listIndexing) func indexedListElements(query: ConformanceCase) throws { try query.check() }
+    @Test(arguments: indexingThroughTwoCollections) func indexesPickFromEachElementsList(query: ConformanceCase)
+        throws
+    { try query.check() }
+    @Test(arguments: indexAfterOneValue) func anIndexAfterOneValueIsRejected(query: RejectedQuery) throws {
+        try query.check()
+    }
     @Test(arguments: lengths) func lengthsOfStringsAndData(query: ConformanceCase) throws { try query.check() }
     @Test(arguments: subqueries) func subqueryCounts(query: ConformanceCase) throws { try query.check() }
     @Test(arguments: subqueriesOverValues) func subqueriesOverPlainValuesAreRejected(query: RejectedQuery) throws {
