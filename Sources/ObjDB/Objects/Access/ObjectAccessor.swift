@@ -3,16 +3,20 @@
 final class ObjectAccessor {
     let snapshot: Snapshot
     let binding: TypeBinding
+    // The mutable state below is read on every property access and rewritten on every recycled
+    // row, so its dynamic exclusivity checks (a `swift_beginAccess` each, 8% of W5's object
+    // work) are off. Sound because an accessor is confined to its snapshot's thread, and no
+    // method here holds an access to one of these across a call that could reach another.
     /// The table key, or empty for an embedded object.
-    private(set) var key: [UInt8]
-    private(set) var objectKey: ObjectKey
+    @exclusivity(unchecked) private(set) var key: [UInt8]
+    @exclusivity(unchecked) private(set) var objectKey: ObjectKey
     /// For an embedded object: where in its owner it lives.
     let owner: EmbeddedLocation?
 
-    private var cachedReader: RecordReader?
-    private var cachedGeneration: UInt64 = .max
-    private var cachedCollections: [Int: Any] = [:]
-    private var collectionsGeneration: UInt64 = .max
+    @exclusivity(unchecked) private var cachedReader: RecordReader?
+    @exclusivity(unchecked) private var cachedGeneration: UInt64 = .max
+    @exclusivity(unchecked) private var cachedCollections: [Int: Any] = [:]
+    @exclusivity(unchecked) private var collectionsGeneration: UInt64 = .max
 
     init(snapshot: Snapshot, binding: TypeBinding, key: [UInt8], objectKey: ObjectKey) {
         self.snapshot = snapshot
@@ -115,6 +119,15 @@ final class ObjectAccessor {
     @usableFromInline
     func set<Value: Persistable>(_ value: Value, ordinal: Int) {
         property(ordinal: ordinal).write { context in try value._toStored(context) }
+    }
+
+    /// Whether a recycled object may point this accessor at another object of `binding` in
+    /// `snapshot`: it is a top-level object's, of that type and snapshot. (Compares without
+    /// copying `owner`, which would retain.)
+    @inline(__always)
+    func isRepointable(in snapshot: Snapshot, binding: TypeBinding) -> Bool {
+        if case .some = owner { return false }
+        return self.snapshot === snapshot && self.binding === binding
     }
 
     /// Whether both accessors reach the same stored object.

@@ -53,8 +53,10 @@ extension Snapshot {
         // by the strong references together).
         guard Swift.type(of: object) == (binding.swiftType ?? type), _getWeakRetainCount(object) == 1,
             _getUnownedRetainCount(object) == 1, object.tracer == nil,
-            isKnownUniquelyReferenced(&object.accessor), let accessor = object.accessor
+            isKnownUniquelyReferenced(&object.accessor)
         else { return false }
-        return accessor.snapshot === self && accessor.binding === binding && accessor.owner == nil
+        // Not nil (a nil accessor is not uniquely referenced), and kept alive by `object`: no retain.
+        unowned(unsafe) let accessor = object.accessor.unsafelyUnwrapped
+        return accessor.isRepointable(in: self, binding: binding)
     }
 }
