@@ -55,7 +55,7 @@ struct Lexer {
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
-            if scalar.properties.isWhitespace {
+            if Self.isWhitespace(scalar) {
                 index += 1
                 continue
             }
@@ -120,7 +120,6 @@ struct Lexer {
                 continue
             }
             if startsNumber(at: index) {
-                var number = String.UnicodeScalarView([scalar])
                 index += 1
                 while index < scalars.count,
                     Self.isDigit(scalars[index]) || scalars[index] == "." || scalars[index] == "e"
@@ -130,27 +129,21 @@ struct Lexer {
                         || (Self.isHexDigit(scalars[index]) || scalars[index] == "x" || scalars[index] == "X")
                             && isHexNumber(from: start)
                 {
-                    number.append(scalars[index])
                     index += 1
                 }
                 // Realm's `f` suffix: a Float.
                 if index < scalars.count, scalars[index] == "f" || scalars[index] == "F", !isHexNumber(from: start),
-                    index + 1 == scalars.count || !scalars[index + 1].properties.isXIDContinue
+                    index + 1 == scalars.count || !Self.isIdentifierContinue(scalars[index + 1])
                 {
-                    number.append(scalars[index])
                     index += 1
                 }
-                tokens.append(Token(kind: .number(String(number)), offset: start))
+                tokens.append(Token(kind: .number(spelling(start..<index)), offset: start))
                 continue
             }
-            if scalar.properties.isXIDStart || scalar == "_" || scalar == "@" || scalar == "$" {
-                var name = String.UnicodeScalarView([scalar])
+            if Self.isIdentifierStart(scalar) || scalar == "_" || scalar == "@" || scalar == "$" {
                 index += 1
-                while index < scalars.count, scalars[index].properties.isXIDContinue {
-                    name.append(scalars[index])
-                    index += 1
-                }
-                tokens.append(Token(kind: .identifier(String(name)), offset: start))
+                while index < scalars.count, Self.isIdentifierContinue(scalars[index]) { index += 1 }
+                tokens.append(Token(kind: .identifier(spelling(start..<index)), offset: start))
                 continue
             }
             guard
@@ -163,11 +156,54 @@ struct Lexer {
                     predicate: text, position: start,
                     message: "unexpected character '\(scalar)' (U+\(String(scalar.value, radix: 16, uppercase: true)))")
             }
-            tokens.append(Token(kind: .symbol(String(String.UnicodeScalarView(symbol))), offset: start))
+            tokens.append(Token(kind: .symbol(spelling(index..<index + symbol.count)), offset: start))
             index += symbol.count
         }
         tokens.append(Token(kind: .end, offset: scalars.count))
         return tokens
+    }
+
+    // Unicode's properties are a table lookup each (a fifth of parsing a short query); the ASCII
+    // answers, which nearly every predicate needs, are worked out here.
+
+    /// Unicode's `White_Space`.
+    @inline(__always)
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.isASCII else { return scalar.properties.isWhitespace }
+        return scalar == " " || (scalar.value >= 0x09 && scalar.value <= 0x0D)
+    }
+
+    /// Unicode's `XID_Start`.
+    @inline(__always)
+    private static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.isASCII else { return scalar.properties.isXIDStart }
+        return (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
+    }
+
+    /// Unicode's `XID_Continue`.
+    @inline(__always)
+    private static func isIdentifierContinue(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.isASCII else { return scalar.properties.isXIDContinue }
+        return isIdentifierStart(scalar) || isDigit(scalar) || scalar == "_"
+    }
+
+    /// The text of the scalars at `range`; ASCII (nearly every token) is copied byte by byte.
+    private func spelling(_ range: Range<Int>) -> String {
+        guard scalars[range].allSatisfy(\.isASCII) else { return String(String.UnicodeScalarView(scalars[range])) }
+        return String(unsafeUninitializedCapacity: range.count) { buffer in
+            for (offset, scalar) in scalars[range].enumerated() { buffer[offset] = UInt8(scalar.value) }
+            return range.count
+        }
+    }
+
+    /// Whether the scalars at `range` spell the ASCII `word`, in any case when `ignoringCase`.
+    private func spells(_ range: Range<Int>, _ word: String, ignoringCase: Bool = true) -> Bool {
+        guard range.count == word.utf8.count else { return false }
+        return zip(scalars[range], word.unicodeScalars).allSatisfy { scalar, letter in
+            scalar == letter
+                || (ignoringCase && scalar.isASCII && letter.isASCII
+                    && scalar.value | 0x20 == letter.value | 0x20 && (letter >= "a" && letter <= "z"))
+        }
     }
 
     /// An ASCII digit: numbers in a predicate are written in ASCII, as in Realm's query language.
@@ -207,7 +243,7 @@ struct Lexer {
         func fail(_ message: String) -> ObjDBError {
             .predicateSyntax(predicate: text, position: start, message: message)
         }
-        func spelled(_ end: Int) -> String { String(String.UnicodeScalarView(scalars[start..<end])) }
+        func spelled(_ end: Int) -> String { spelling(start..<end) }
         func value<T>(_ result: Result<T, LiteralError>) throws -> T {
             switch result {
             case .success(let value): return value
@@ -235,11 +271,15 @@ struct Lexer {
 
         var wordStart = start
         if scalar == "+" || scalar == "-" { wordStart += 1 }
-        guard wordStart < scalars.count, scalars[wordStart].properties.isXIDStart else { return nil }
+        guard wordStart < scalars.count, Self.isIdentifierStart(scalars[wordStart]) else { return nil }
         var end = wordStart + 1
-        while end < scalars.count, scalars[end].properties.isXIDContinue { end += 1 }
-        let word = String(String.UnicodeScalarView(scalars[wordStart..<end]))
-        if let special = PredicateLiteral.special(word) {
+        while end < scalars.count, Self.isIdentifierContinue(scalars[end]) { end += 1 }
+        // Compared scalar by scalar: most words are property names, and making a `String` of
+        // each was most of what lexing a short query cost.
+        let word = wordStart..<end
+        let special: Double? =
+            spells(word, "inf") || spells(word, "infinity") ? .infinity : spells(word, "nan") ? .nan : nil
+        if let special {
             index = end
             return Token(
                 kind: .literal(.double(scalar == "-" ? -special : special), spelled(end)), offset: start)
@@ -247,20 +287,20 @@ struct Lexer {
         guard wordStart == start else { return nil }
         let opensParenthesis = end < scalars.count && scalars[end] == "("
         switch word {
-        case "uuid" where opensParenthesis:
+        case _ where opensParenthesis && spells(word, "uuid", ignoringCase: false):
             guard let close = scalars[end...].firstIndex(of: ")") else { throw fail("uuid( needs its closing ')'") }
-            let uuid = try value(PredicateLiteral.uuid(String(String.UnicodeScalarView(scalars[(end + 1)..<close]))))
+            let uuid = try value(PredicateLiteral.uuid(spelling((end + 1)..<close)))
             index = close + 1
             return Token(kind: .literal(.uuid(uuid), spelled(close + 1)), offset: start)
-        case "oid" where opensParenthesis:
+        case _ where opensParenthesis && spells(word, "oid", ignoringCase: false):
             throw fail("ObjectId literals (oid(…)) need a property type ObjDB does not have")
-        case _ where word.uppercased() == "B64" && end < scalars.count && (scalars[end] == "\"" || scalars[end] == "'"):
+        case _ where spells(word, "b64") && end < scalars.count && (scalars[end] == "\"" || scalars[end] == "'"):
             let quote = scalars[end]
             guard let close = scalars[(end + 1)...].firstIndex(of: quote) else {
                 throw fail("B64\" needs its closing quote")
             }
             let data = try value(
-                PredicateLiteral.base64(String(String.UnicodeScalarView(scalars[(end + 1)..<close]))))
+                PredicateLiteral.base64(spelling((end + 1)..<close)))
             index = close + 1
             return Token(kind: .literal(.data(data), spelled(close + 1)), offset: start)
         default:
@@ -311,7 +351,14 @@ struct Lexer {
         var end = index
         while end < scalars.count, Self.isDigit(scalars[end]) { end += 1 }
         guard end > index else { return nil }
-        return (Int64(String(String.UnicodeScalarView(scalars[index..<end]))), end)
+        var value: Int64? = 0
+        for digit in scalars[index..<end] {
+            guard let sofar = value else { break }
+            let (shifted, overflowShift) = sofar.multipliedReportingOverflow(by: 10)
+            let (sum, overflowAdd) = shifted.addingReportingOverflow(Int64(digit.value - 48))
+            value = overflowShift || overflowAdd ? nil : sum
+        }
+        return (value, end)
     }
 
     /// Like ``digits(at:)`` after an optional `+` or `-`.

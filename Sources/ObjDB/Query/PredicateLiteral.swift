@@ -49,21 +49,6 @@ enum PredicateLiteral {
         return decimalOrDouble(unsigned, text: text)
     }
 
-    /// `inf`, `infinity` or `nan` with an optional sign, in any case, as a `Double`.
-    static func special(_ word: String) -> Double? {
-        var body = Substring(word.lowercased())
-        var sign = 1.0
-        if let first = body.first, first == "+" || first == "-" {
-            sign = first == "-" ? -1 : 1
-            body = body.dropFirst()
-        }
-        switch body {
-        case "inf", "infinity": return sign * .infinity
-        case "nan": return .nan
-        default: return nil
-        }
-    }
-
     /// The instant `year-month-day@hour:minute:second[:nanoseconds]` (UTC), as Realm reads it:
     /// before 1970 the nanoseconds count away from 1970 like the seconds do (Realm's `Timestamp`
     /// keeps both parts with one sign), and years before 1900 are rejected as Realm rejects them.
