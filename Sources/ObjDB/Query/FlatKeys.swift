@@ -18,13 +18,6 @@ struct FlatKeys: Sendable {
         ends.append(bytes.count)
     }
 
-    /// Keeps the first `count` keys.
-    mutating func keepFirst(_ count: Int) {
-        guard count < ends.count else { return }
-        bytes.removeLast(bytes.count - (count == 0 ? 0 : ends[count - 1]))
-        ends.removeLast(ends.count - count)
-    }
-
     /// Runs `body` on the bytes of the key at `index`, in place.
     @inline(__always)
     func withKey<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {

@@ -40,12 +40,6 @@ struct KeyChunksTests {
             #expect(flat[index] == key)
             #expect(flat.withKey(at: index) { Array($0) } == key)
         }
-        var kept = flat
-        kept.keepFirst(3)
-        #expect((0..<kept.count).map { kept[$0] } == Array(keys.prefix(3)))
-        kept.keepFirst(0)
-        #expect(kept.isEmpty)
-        #expect(flat.count == keys.count)
     }
 
     private static func flat(_ keys: [[UInt8]]) -> FlatKeys {
