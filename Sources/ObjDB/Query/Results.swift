@@ -140,111 +140,25 @@ public struct Results<Element: Object>: RandomAccessCollection {
 
     /// Walks a snapshot of the keys of a ``Results``.
     public struct Iterator: IteratorProtocol {
-        // What `next()` reads per object is held here, not reached through the `Results`: each
-        // hop through a reference would retain and release once per object.
-        private let snapshot: Snapshot
-        private let binding: TypeBinding
-        private let primaryKeyType: PropertyType?
-        private let keys: KeyChunks
-        /// The keys as the query left them, in one buffer (until something edits the list).
-        private let flat: FlatKeys?
-        /// The records the scan read with the keys, when kept; valid while `generation` holds.
-        private let records: [RecordReader]?
-        /// The context's generation when the keys were read: while it holds, every key exists.
-        private let generation: UInt64
-        private var position = 0
-        /// Where the walk is in the key chunks: the chunk and the next index in it.
-        private var chunk = 0
-        private var offset = 0
-        private var current: [[UInt8]] = []
-        /// The object `next()` returned last, reused for the next one once the loop lets go of it.
-        private var recycled: Element?
+        private var walk: ObjectWalk
+        /// Whether every object the walk makes is an `Element`: the bound class is `Element` or
+        /// a subclass. (Otherwise each is cast, and a wrong one stops the program, as it did.)
+        private let makesElements: Bool
 
         init(
             snapshot: Snapshot, binding: TypeBinding, keys: KeyChunks, records: [RecordReader]?, generation: UInt64
         ) {
-            self.snapshot = snapshot
-            self.binding = binding
-            primaryKeyType = binding.primaryKey?.schema.type
-            self.keys = keys
-            flat = keys.flat
-            self.records = records.flatMap { $0.count == keys.count ? $0 : nil }
-            self.generation = generation
-            if flat == nil, keys.chunkCount > 0 { current = keys.chunk(0) }
+            walk = ObjectWalk(
+                snapshot: snapshot, binding: binding, type: Element.self, keys: keys, records: records,
+                generation: generation)
+            makesElements = binding.swiftType.map { $0 is Element.Type } ?? true
         }
 
         /// The next object that still exists, or `nil` at the end.
         public mutating func next() -> Element? {
-            if let flat { return next(in: flat) }
-            while position < keys.count {
-                while offset == current.count {
-                    chunk += 1
-                    current = keys.chunk(chunk)
-                    offset = 0
-                }
-                let key = current[offset]
-                offset += 1
-                position += 1
-                let primaryKeyType = self.primaryKeyType
-                guard
-                    let objectKey = key.withUnsafeBytes({
-                        ObjectKeyCodec.decode($0, primaryKeyType: primaryKeyType)
-                    })
-                else { continue }
-                if snapshot.generation == generation {
-                    let object = snapshot.object(
-                        recycling: &recycled, Element.self, binding: binding, keyBytes: key, key: objectKey)
-                    if let records { object.accessor?.prime(with: records[position - 1]) }
-                    return object
-                }
-                // The loop wrote: skip objects it deleted.
-                let found: RecordReader?
-                do {
-                    found = try snapshot.record(in: binding, key: key)
-                } catch ObjDBError.corruptRecord {
-                    found = RecordReader.empty
-                } catch {
-                    preconditionFailure("Reading \(binding.schema.name) failed: \(error)")
-                }
-                guard let reader = found else { continue }
-                let object = snapshot.object(
-                    recycling: &recycled, Element.self, binding: binding, keyBytes: key, key: objectKey)
-                object.accessor?.prime(with: reader)
-                return object
-            }
-            return nil
-        }
-
-        /// `next()` over keys in one buffer: each key's bytes are read in place, and a recycled
-        /// object copies them into the key array it has.
-        private mutating func next(in flat: FlatKeys) -> Element? {
-            let primaryKeyType = self.primaryKeyType
-            while position < flat.count {
-                let index = position
-                position += 1
-                guard
-                    let objectKey = flat.withKey(
-                        at: index, { ObjectKeyCodec.decode($0, primaryKeyType: primaryKeyType) })
-                else { continue }
-                var record = records?[index]
-                if snapshot.generation != generation {
-                    // The loop wrote: skip objects it deleted.
-                    do {
-                        record = try flat.withKey(at: index) { try snapshot.record(in: binding, key: $0) }
-                    } catch ObjDBError.corruptRecord {
-                        record = RecordReader.empty
-                    } catch {
-                        preconditionFailure("Reading \(binding.schema.name) failed: \(error)")
-                    }
-                    guard record != nil else { continue }
-                }
-                return flat.withKey(at: index) { key in
-                    snapshot.object(
-                        recycling: &recycled, Element.self, binding: binding, copying: key, key: objectKey,
-                        record: record)
-                }
-            }
-            return nil
+            guard let object = walk.next() else { return nil }
+            guard makesElements else { return (object as! Element) }
+            return unsafeDowncast(object, to: Element.self)
         }
     }
 }

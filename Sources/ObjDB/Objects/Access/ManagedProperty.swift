@@ -1,11 +1,23 @@
 /// One property of one managed object: what a ``Persistable`` type reads and writes through.
 public struct _ManagedProperty {
     let accessor: ObjectAccessor
-    let property: BoundProperty
+    /// One of `accessor.binding`'s properties. Unowned and unsafe, so reading a property does
+    /// not retain and release it: the accessor held above keeps its (immutable) binding, and
+    /// the binding its properties, alive; ``init(accessor:property:element:)`` checks it is one.
+    unowned(unsafe) let property: BoundProperty
     /// For an element of a list or set: its position.
     var element: Int? = nil
 
     /// The same property, addressing its element at `position`.
+    init(accessor: ObjectAccessor, property: BoundProperty, element: Int? = nil) {
+        assert(
+            accessor.binding.properties.contains { $0 === property },
+            "A managed property must be one of its accessor's binding's properties.")
+        self.accessor = accessor
+        self.property = property
+        self.element = element
+    }
+
     func element(_ position: Int) -> _ManagedProperty {
         _ManagedProperty(accessor: accessor, property: property, element: position)
     }

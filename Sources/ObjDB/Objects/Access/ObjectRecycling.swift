@@ -41,22 +41,52 @@ extension Snapshot {
     /// The object in `recycled` when it may be repointed: nothing else can reach it.
     func reusable<T: ObjectBase>(_ recycled: inout T?, binding: TypeBinding, as type: T.Type) -> T? {
         guard !isFrozen, binding.discovered?.isRecyclable == true, isKnownUniquelyReferenced(&recycled),
-            let object = recycled, canRepoint(object, to: binding, as: type)
+            let object = recycled, canRepoint(object, to: binding, as: binding.swiftType ?? type)
         else { return nil }
         return object
     }
 
+    /// Whether this snapshot's objects of `binding` may be recycled at all (checked once per
+    /// walk by ``repoint(_:as:binding:copying:key:record:)``'s callers).
+    func recycles(_ binding: TypeBinding) -> Bool {
+        !isFrozen && binding.discovered?.isRecyclable == true
+    }
+
+    /// Points the object in `recycled` at `key` (its table key `keyBytes`, read in place, and
+    /// its record, when given) if nothing else can reach it, and says whether it did. For the
+    /// walks of ``recycles(_:)`` snapshots and bindings; `type` is the class objects are made as.
+    ///
+    /// Not generic, and nothing here retains: the object and its accessor are borrowed from
+    /// `recycled`, which keeps both alive throughout (W5 in docs/BENCHMARKS.md).
+    @inline(__always)
+    func repoint(
+        _ recycled: inout ObjectBase?, as type: ObjectBase.Type, binding: TypeBinding,
+        copying keyBytes: UnsafeRawBufferPointer, key: ObjectKey, record: RecordReader?
+    ) -> Bool {
+        guard isKnownUniquelyReferenced(&recycled) else { return false }
+        return Unmanaged.passUnretained(recycled.unsafelyUnwrapped)._withUnsafeGuaranteedRef { object in
+            guard canRepoint(object, to: binding, as: type) else { return false }
+            return Unmanaged.passUnretained(object.accessor.unsafelyUnwrapped)._withUnsafeGuaranteedRef { accessor in
+                accessor.repoint(copying: keyBytes, objectKey: key)
+                if let record { accessor.prime(with: record) }
+                return true
+            }
+        }
+    }
+
     /// Whether `object`, held only by the caller's slot and the caller, is a plain managed
-    /// instance of `binding`'s class in this snapshot, whose accessor nothing else holds.
-    private func canRepoint<T: ObjectBase>(_ object: T, to binding: TypeBinding, as type: T.Type) -> Bool {
+    /// instance of `binding`'s class (`type`) in this snapshot, whose accessor nothing else holds.
+    @inline(__always)
+    private func canRepoint(_ object: ObjectBase, to binding: TypeBinding, as type: ObjectBase.Type) -> Bool {
         // The baseline counts: one weak (no side table, or an empty one) and one unowned (held
         // by the strong references together).
-        guard Swift.type(of: object) == (binding.swiftType ?? type), _getWeakRetainCount(object) == 1,
+        guard ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(type), _getWeakRetainCount(object) == 1,
             _getUnownedRetainCount(object) == 1, object.tracer == nil,
             isKnownUniquelyReferenced(&object.accessor)
         else { return false }
         // Not nil (a nil accessor is not uniquely referenced), and kept alive by `object`: no retain.
-        unowned(unsafe) let accessor = object.accessor.unsafelyUnwrapped
-        return accessor.isRepointable(in: self, binding: binding)
+        return Unmanaged.passUnretained(object.accessor.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+            $0.isRepointable(in: self, binding: binding)
+        }
     }
 }
