@@ -26,9 +26,11 @@ package final class Cursor {
         self.transaction = transaction
         self.database = database
         self.pointer = cursor!
+        if !transaction.isReadOnly { transaction.openCursorCount += 1 }
     }
 
     deinit {
+        if !transaction.isReadOnly { transaction.openCursorCount -= 1 }
         // LMDB frees a write transaction's cursors when the transaction ends;
         // a read transaction's cursors are always ours to close.
         if transaction.isReadOnly || !transaction.isFinished {

@@ -33,6 +33,17 @@ package final class Transaction {
     private weak var child: Transaction?
     private let ownerThread: pthread_t
     private var openedDatabases: [String: DatabaseHandle] = [:]
+    /// Tables being filled in key order at the next need (see ``BulkLoad``).
+    private var bulkLoads: [BulkLoad] = []
+    /// Loads already put, kept until the transaction ends: values read from them stay valid
+    /// as long as LMDB's own (until the next write).
+    private var finishedBulkLoads: [BulkLoad] = []
+    /// Tables whose first insert in this transaction decided whether to hold inserts back.
+    private var settledTables = DatabaseSet()
+    /// Cursors open on this write transaction: a table one of them may walk is not held back.
+    var openCursorCount = 0
+    /// Why putting held inserts failed: LMDB refuses the transaction after it, so the commit reports it.
+    private var bulkLoadFailure: (any Error)?
 
     init(environment: Environment, readOnly: Bool, parent: Transaction? = nil) throws {
         self.environment = environment
@@ -75,6 +86,12 @@ package final class Transaction {
     /// the file only when the outermost transaction commits.
     package func commit() throws {
         checkUsable("commit")
+        do {
+            try putBulkLoads()
+        } catch {
+            abort()
+            throw error
+        }
         let code = mdb_txn_commit(pointer)
         finish()
         if code == MDB_MAP_FULL { throw environment.mapFullError() }
@@ -103,6 +120,7 @@ package final class Transaction {
         if isReadOnly {
             throw ObjDBError.readOnly(path: environment.path, operation: "nested transaction in a read transaction")
         }
+        try putBulkLoads()
         return try Transaction(environment: environment, readOnly: false, parent: self)
     }
 
@@ -126,6 +144,8 @@ package final class Transaction {
 
     private func finish() {
         isFinished = true
+        bulkLoads = []
+        finishedBulkLoads = []
         child?.finishFromParent()
         if parent == nil {
             environment.leaveTransaction()
@@ -147,6 +167,7 @@ extension Transaction {
     package func get(_ key: UnsafeRawBufferPointer, in database: DatabaseHandle) throws -> UnsafeRawBufferPointer? {
         checkUsable("get")
         try checkKey(key, "mdb_get")
+        if !bulkLoads.isEmpty, let load = bulkLoad(of: database) { return load.value(forKey: key) }
         var keyValue = MDB_val(key)
         var value = MDB_val()
         let code = mdb_get(pointer, database.dbi, &keyValue, &value)
@@ -166,13 +187,21 @@ extension Transaction {
     ) throws -> Bool {
         try checkWritable("put")
         try checkKey(key, "mdb_put")
+        if let load = try bulkLoad(forPutIn: database, options: options) {
+            return try hold(in: load) {
+                load.insert(key: key, valueCount: value.count, replacing: options.isEmpty) {
+                    $0.copyMemory(from: value)
+                }
+            }
+        }
         var keyValue = MDB_val(key)
         var dataValue = MDB_val(value)
         return try finishPut(mdb_put(pointer, database.dbi, &keyValue, &dataValue, options.rawValue), "mdb_put")
     }
 
     /// Reserves `count` bytes under `key` and lets `fill` write them in place, in
-    /// the map (`MDB_RESERVE`): the record is encoded once, with no copy.
+    /// the map (`MDB_RESERVE`) or among a ``BulkLoad``'s held entries: the record is
+    /// encoded once.
     @discardableResult
     package func put(
         reserving count: Int, forKey key: UnsafeRawBufferPointer, in database: DatabaseHandle,
@@ -180,6 +209,11 @@ extension Transaction {
     ) throws -> Bool {
         try checkWritable("put")
         try checkKey(key, "mdb_put")
+        if let load = try bulkLoad(forPutIn: database, options: options) {
+            return try hold(in: load) {
+                try load.insert(key: key, valueCount: count, replacing: options.isEmpty, fill: fill)
+            }
+        }
         var keyValue = MDB_val(key)
         var dataValue = MDB_val(mv_size: count, mv_data: nil)
         let stored = try finishPut(
@@ -201,6 +235,7 @@ extension Transaction {
     ) throws -> Bool {
         try checkWritable("delete")
         try checkKey(key, "mdb_del")
+        try putBulkLoad(of: database)
         var keyValue = MDB_val(key)
         let code: Int32
         if let value {
@@ -217,18 +252,21 @@ extension Transaction {
     /// Deletes every entry of `database`, keeping the database itself.
     package func removeAll(in database: DatabaseHandle) throws {
         try checkWritable("removeAll")
+        try putBulkLoad(of: database)
         try check(mdb_drop(pointer, database.dbi, 0), "mdb_drop")
     }
 
     /// Opens a cursor over `database`, valid until this transaction ends.
     package func cursor(_ database: DatabaseHandle) throws -> Cursor {
         checkUsable("cursor")
+        try putBulkLoad(of: database)
         return try Cursor(transaction: self, database: database)
     }
 
     /// The B-tree statistics of `database` as this transaction sees it.
     package func statistics(of database: DatabaseHandle) throws -> DatabaseStatistics {
         checkUsable("statistics")
+        try putBulkLoad(of: database)
         var stat = MDB_stat()
         try check(mdb_stat(pointer, database.dbi, &stat), "mdb_stat")
         return DatabaseStatistics(stat)
@@ -237,6 +275,90 @@ extension Transaction {
     /// The number of the last committed transaction this one sees (a write adds one).
     package var id: Int {
         mdb_txn_id(pointer)
+    }
+}
+
+// MARK: - Bulk loads
+
+extension Transaction {
+    /// The bulk load that takes a put into `database`, starting one when this is the transaction's
+    /// first insert into an empty table; otherwise puts what a load holds there, so the put below
+    /// sees it.
+    private func bulkLoad(forPutIn database: DatabaseHandle, options: PutOptions) throws -> BulkLoad? {
+        // Only inserts and replacing puts into a table of one value per key in bytewise order, in
+        // the outermost transaction: a child's writes go to its parent's pages when it commits.
+        guard options == .noOverwrite || options.isEmpty, parent == nil, child == nil,
+            database.options.isDisjoint(with: [.duplicateSort, .integerKey])
+        else {
+            try putBulkLoad(of: database)
+            return nil
+        }
+        if !bulkLoads.isEmpty, let load = bulkLoad(of: database) { return load }
+        guard settledTables.insert(database.dbi), openCursorCount == 0 else { return nil }
+        var stat = MDB_stat()
+        try check(mdb_stat(pointer, database.dbi, &stat), "mdb_stat")
+        guard stat.ms_entries == 0 else { return nil }
+        let load = BulkLoad(dbi: database.dbi)
+        bulkLoads.append(load)
+        return load
+    }
+
+    /// Runs `insert` on `load`, then puts the load when it holds as much as it may.
+    private func hold(in load: BulkLoad, _ insert: () throws -> Bool) throws -> Bool {
+        let inserted = try insert()
+        if load.heldBytes > BulkLoad.maximumHeldBytes { try putHeldEntries(of: load) }
+        return inserted
+    }
+
+    private func bulkLoad(of database: DatabaseHandle) -> BulkLoad? {
+        bulkLoads.first { $0.dbi == database.dbi }
+    }
+
+    /// Puts what a bulk load holds for `database`, if any, so LMDB's own reads and writes see it.
+    @inline(__always)
+    private func putBulkLoad(of database: DatabaseHandle) throws {
+        if !bulkLoads.isEmpty, let load = bulkLoad(of: database) { try putHeldEntries(of: load) }
+    }
+
+    /// Puts every bulk load (before a commit or a nested transaction).
+    private func putBulkLoads() throws {
+        if let bulkLoadFailure { throw bulkLoadFailure }
+        while let load = bulkLoads.last { try putHeldEntries(of: load) }
+    }
+
+    /// Puts a load's entries in key order, each after the last (`MDB_APPEND`: no search, full
+    /// leaves), and ends the load: the table is no longer empty.
+    private func putHeldEntries(of load: BulkLoad) throws {
+        bulkLoads.removeAll { $0 === load }
+        finishedBulkLoads.append(load)
+        var cursor: OpaquePointer?
+        do {
+            try check(mdb_cursor_open(pointer, load.dbi, &cursor), "mdb_cursor_open")
+            defer { mdb_cursor_close(cursor) }
+            try load.forEachInKeyOrder { key, value in
+                var keyValue = MDB_val(key)
+                var dataValue = MDB_val(value)
+                try check(mdb_cursor_put(cursor, &keyValue, &dataValue, UInt32(MDB_APPEND)), "mdb_cursor_put")
+            }
+        } catch {
+            // LMDB refuses every later use of a transaction one of whose writes failed.
+            bulkLoadFailure = error
+            throw error
+        }
+    }
+}
+
+/// A set of database handles' numbers, without allocating for the first 64.
+private struct DatabaseSet {
+    private var low: UInt64 = 0
+    private var high: Set<MDB_dbi> = []
+
+    /// Adds `dbi`; returns whether it was new.
+    mutating func insert(_ dbi: MDB_dbi) -> Bool {
+        guard dbi < 64 else { return high.insert(dbi).inserted }
+        let bit: UInt64 = 1 << UInt64(dbi)
+        defer { low |= bit }
+        return low & bit == 0
     }
 }
 

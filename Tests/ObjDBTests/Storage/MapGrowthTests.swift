@@ -107,12 +107,13 @@ struct MapGrowthTests {
         #expect(
             throws: ObjDBError.mapFull(path: directory.store(), mapSize: 1 << 20, maxMapSize: 1 << 30, openReaders: 1)
         ) {
-            try writeBlock(environment, records, prefix: "big", count: 800, size: 1_000)
+            // 1.1 MB: more than the map holds even with every page full.
+            try writeBlock(environment, records, prefix: "big", count: 1_100, size: 1_000)
         }
         #expect(environment.mapSize == 1 << 20)
         reader.abort()
         #expect(environment.mapSize == 2 << 20)
-        try writeBlock(environment, records, prefix: "big", count: 800, size: 1_000)
+        try writeBlock(environment, records, prefix: "big", count: 1_100, size: 1_000)
     }
 
     @Test func aStoreReopensWithTheMapItGrewTo() throws {

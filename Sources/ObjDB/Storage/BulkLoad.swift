@@ -1,0 +1,201 @@
+import CLMDB
+import Foundation
+
+/// New entries of a table that was empty when its write transaction first inserted into it,
+/// held back and put in key order when the transaction next needs the table.
+///
+/// Why: LMDB splits a full leaf in half, so keys that arrive in random order (tweets by id, say)
+/// leave the leaves about two-thirds full. Put in key order with `MDB_APPEND`, each leaf fills
+/// before the next begins: the table takes about a third less space, and the puts need no search.
+///
+/// The table was empty, so a key is stored exactly when it is held here: gets are answered from
+/// the held entries, and a key inserted twice is refused at once, as `MDB_NOOVERWRITE` would.
+/// ``Transaction`` decides when to hold and when to put; this type only keeps the entries.
+final class BulkLoad {
+    /// The database the entries go to.
+    let dbi: MDB_dbi
+    /// The bytes of keys and values held.
+    private(set) var heldBytes = 0
+
+    private var entries: [Entry] = []
+    private var slots: UnsafeMutablePointer<UInt64>
+    private var slotMask: Int
+    private var chunks: [UnsafeMutableRawBufferPointer] = []
+    private var chunkUsed = 0
+
+    /// Holding more than this many bytes puts what is held and ends the load: the memory held
+    /// stays bounded, and the pages the load has filled stay full.
+    static let maximumHeldBytes = 1 << 30
+
+    init(dbi: MDB_dbi) {
+        self.dbi = dbi
+        slotMask = 1023
+        slots = .allocate(capacity: slotMask + 1)
+        slots.initialize(repeating: 0, count: slotMask + 1)
+    }
+
+    deinit {
+        slots.deallocate()
+        for chunk in chunks { chunk.deallocate() }
+    }
+
+    /// The number of entries held.
+    var count: Int { entries.count }
+
+    /// The value held under `key`, or `nil` when the key is not held (so not in the table).
+    func value(forKey key: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        let hash = Self.hash(key)
+        guard let index = slot(of: key, hash: hash).entry else { return nil }
+        return entries[index].value
+    }
+
+    /// Holds an entry of `valueCount` bytes under `key`, written by `fill`, in place of the one
+    /// held when `replacing`.
+    ///
+    /// - Returns: `false`, holding nothing new, when `key` is already held and not `replacing`.
+    func insert(
+        key: UnsafeRawBufferPointer, valueCount: Int, replacing: Bool,
+        fill: (UnsafeMutableRawBufferPointer) throws -> Void
+    ) rethrows -> Bool {
+        let hash = Self.hash(key)
+        let found = slot(of: key, hash: hash)
+        if let index = found.entry {
+            guard replacing else { return false }
+            // The old value's bytes stay where they are (still valid for a reader): only the
+            // entry moves to the new ones.
+            let space = allocate(key.count + valueCount)
+            space.copyMemory(from: key)
+            try fill(UnsafeMutableRawBufferPointer(rebasing: space[key.count...]))
+            entries[index] = Entry(start: space.baseAddress!, keyCount: key.count, valueCount: valueCount)
+            heldBytes += space.count
+            return true
+        }
+        let space = allocate(key.count + valueCount)
+        space.copyMemory(from: key)
+        let value = UnsafeMutableRawBufferPointer(rebasing: space[key.count...])
+        do {
+            try fill(value)
+        } catch {
+            chunkUsed -= space.count
+            throw error
+        }
+        entries.append(Entry(start: space.baseAddress!, keyCount: key.count, valueCount: valueCount))
+        slots[found.position] = UInt64(truncatingIfNeeded: hash) << 32 | UInt64(entries.count)
+        heldBytes += space.count
+        if entries.count * 2 > slotMask { growSlots() }
+        return true
+    }
+
+    /// Calls `body` with every held entry, in LMDB's key order (bytewise, a prefix first).
+    func forEachInKeyOrder(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) rethrows {
+        // The first eight bytes, big-endian, order most keys without touching the entries again.
+        var order = entries.indices.map { index in SortKey(prefix: entries[index].prefix, index: UInt32(index)) }
+        order.sort { left, right in
+            if left.prefix != right.prefix { return left.prefix < right.prefix }
+            return Self.precedes(entries[Int(left.index)].key, entries[Int(right.index)].key)
+        }
+        for key in order {
+            let entry = entries[Int(key.index)]
+            try body(entry.key, entry.value)
+        }
+    }
+
+    // MARK: - Storage
+
+    private struct Entry {
+        let start: UnsafeMutableRawPointer
+        let keyCount: Int
+        let valueCount: Int
+
+        var key: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: keyCount) }
+        var value: UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(start: start + keyCount, count: valueCount)
+        }
+
+        var prefix: UInt64 {
+            var prefix: UInt64 = 0
+            let bytes = key
+            for offset in 0..<8 {
+                prefix <<= 8
+                if offset < bytes.count { prefix |= UInt64(bytes[offset]) }
+            }
+            return prefix
+        }
+    }
+
+    private struct SortKey {
+        let prefix: UInt64
+        let index: UInt32
+    }
+
+    /// Space for `count` bytes that stays where it is until the load ends: values handed out
+    /// stay valid while more are held.
+    private func allocate(_ count: Int) -> UnsafeMutableRawBufferPointer {
+        if let last = chunks.last, last.count - chunkUsed >= count {
+            defer { chunkUsed += count }
+            return UnsafeMutableRawBufferPointer(rebasing: last[chunkUsed..<chunkUsed + count])
+        }
+        // Chunks grow with the load, so a small write allocates little and a large one few times.
+        let size = max(count, min((64 << 10) << min(chunks.count, 7), 8 << 20))
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        chunks.append(chunk)
+        chunkUsed = count
+        return UnsafeMutableRawBufferPointer(rebasing: chunk[0..<count])
+    }
+
+    // MARK: - Hash table
+
+    /// Each slot holds an entry's hash (high 32 bits) and its index + 1 (low 32 bits); 0 is empty.
+    private func slot(of key: UnsafeRawBufferPointer, hash: UInt32) -> (position: Int, entry: Int?) {
+        var position = Int(hash) & slotMask
+        while true {
+            let slot = slots[position]
+            if slot == 0 { return (position, nil) }
+            if UInt32(truncatingIfNeeded: slot >> 32) == hash {
+                let index = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1
+                if entries[index].key.elementsEqual(key) { return (position, index) }
+            }
+            position = (position + 1) & slotMask
+        }
+    }
+
+    private func growSlots() {
+        let oldSlots = slots
+        let oldCount = slotMask + 1
+        slotMask = oldCount * 2 - 1
+        slots = .allocate(capacity: slotMask + 1)
+        slots.initialize(repeating: 0, count: slotMask + 1)
+        for position in 0..<oldCount where oldSlots[position] != 0 {
+            let slot = oldSlots[position]
+            var target = Int(truncatingIfNeeded: slot >> 32) & slotMask
+            while slots[target] != 0 { target = (target + 1) & slotMask }
+            slots[target] = slot
+        }
+        oldSlots.deallocate()
+    }
+
+    private static func hash(_ key: UnsafeRawBufferPointer) -> UInt32 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.count)
+        var offset = 0
+        while offset + 8 <= key.count {
+            hash = (hash ^ key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        while offset < key.count {
+            tail = tail << 8 | UInt64(key[offset])
+            offset += 1
+        }
+        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        hash ^= hash >> 29
+        return UInt32(truncatingIfNeeded: hash >> 16)
+    }
+
+    /// LMDB's default order: bytewise over the common length, then the shorter key first.
+    private static func precedes(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
+        let common = min(left.count, right.count)
+        let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+        return order != 0 ? order < 0 : left.count < right.count
+    }
+}
