@@ -72,7 +72,8 @@ public struct Persisted<Value: Persistable> {
                 object.tracer?.record(object[keyPath: storageKeyPath].ordinal)
                 return object[keyPath: storageKeyPath].unmanagedValue
             }
-            return Value._read(accessor.property(ordinal: object[keyPath: storageKeyPath].ordinal))
+            let ordinal = object[keyPath: storageKeyPath].ordinal
+            return Value._read((consume accessor).property(ordinal: ordinal))
         }
         @inline(__always) set {
             guard let accessor = object.accessor else {

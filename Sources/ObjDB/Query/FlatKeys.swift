@@ -18,6 +18,12 @@ struct FlatKeys: Sendable {
         ends.append(bytes.count)
     }
 
+    /// Makes room for `count` more keys of about `keyLength` bytes each.
+    mutating func reserve(_ count: Int, keyLength: Int) {
+        bytes.reserveCapacity(bytes.count + count * keyLength)
+        ends.reserveCapacity(ends.count + count)
+    }
+
     /// Runs `body` on the bytes of the key at `index`, in place.
     @inline(__always)
     func withKey<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {

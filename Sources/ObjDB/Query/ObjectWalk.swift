@@ -15,8 +15,10 @@ struct ObjectWalk {
     private let recycles: Bool
     private let primaryKeyType: PropertyType?
     private let keys: KeyChunks
-    /// The keys as the query left them, in one buffer (until something edits the list).
-    private let flat: FlatKeys?
+    /// The keys as the query left them, in one buffer (until something edits the list), when
+    /// `isFlat`; read where they are (an optional copied out would retain its arrays per row).
+    private let flat: FlatKeys
+    private let isFlat: Bool
     /// The records the scan read with the keys, when kept; valid while `generation` holds.
     private let records: [RecordReader]?
     /// The context's generation when the keys were read: while it holds, every key exists.
@@ -40,15 +42,16 @@ struct ObjectWalk {
         recycles = snapshot.recycles(binding)
         primaryKeyType = binding.primaryKey?.schema.type
         self.keys = keys
-        flat = keys.flat
+        flat = keys.flat ?? FlatKeys()
+        isFlat = keys.flat != nil
         self.records = records.flatMap { $0.count == keys.count ? $0 : nil }
         self.generation = generation
-        if flat == nil, keys.chunkCount > 0 { current = keys.chunk(0) }
+        if !isFlat, keys.chunkCount > 0 { current = keys.chunk(0) }
     }
 
     /// The next object that still exists, or `nil` at the end.
     mutating func next() -> ObjectBase? {
-        if let flat { return next(in: flat) }
+        if isFlat { return nextInFlat() }
         while position < keys.count {
             while offset == current.count {
                 chunk += 1
@@ -81,43 +84,60 @@ struct ObjectWalk {
 
     /// `next()` over keys in one buffer: each key's bytes are read in place, and a recycled
     /// object copies them into the key array it has.
-    private mutating func next(in flat: FlatKeys) -> ObjectBase? {
+    private mutating func nextInFlat() -> ObjectBase? {
+        // The per-row closure captures locals only (capturing `self` would retain what it reads),
+        // and the recycled object is moved out of `self` for the loop, not copied.
+        var recycled: ObjectBase? = nil
+        swap(&recycled, &self.recycled)
+        defer { swap(&recycled, &self.recycled) }
+        let snapshot = self.snapshot
+        let binding = self.binding
+        let maker = Maker(type: type, madeAs: madeAs, recycles: recycles)
+        let primaryKeyType = self.primaryKeyType
+        let generation = self.generation
         while position < flat.count {
             let index = position
             position += 1
-            let primaryKeyType = self.primaryKeyType
-            guard
-                let objectKey = flat.withKey(
-                    at: index, { ObjectKeyCodec.decode($0, primaryKeyType: primaryKeyType) })
-            else { continue }
-            var record = records?[index]
-            if snapshot.generation != generation {
-                // The loop wrote: skip objects it deleted.
-                let snapshot = self.snapshot
-                let binding = self.binding
-                record = flat.withKey(at: index) { Self.record(in: snapshot, binding, key: $0) }
-                guard record != nil else { continue }
+            let kept = records?[index]
+            let found: ObjectBase? = flat.withKey(at: index) { key in
+                guard let objectKey = ObjectKeyCodec.decode(key, primaryKeyType: primaryKeyType) else { return nil }
+                var record = kept
+                if snapshot.generation != generation {
+                    // The loop wrote: skip objects it deleted.
+                    record = Self.record(in: snapshot, binding, key: key)
+                    guard record != nil else { return nil }
+                }
+                return maker.object(
+                    &recycled, in: snapshot, binding: binding, copying: key, key: objectKey, record: record)
             }
-            return flat.withKey(at: index) { object(copying: $0, key: objectKey, record: record) }
+            if let found { return found }
         }
         return nil
     }
 
-    /// The object at `key` (its table key `keyBytes`, read in place): the recycled one when the
-    /// loop let go of it, otherwise a new one.
-    @inline(__always)
-    private mutating func object(
-        copying keyBytes: UnsafeRawBufferPointer, key: ObjectKey, record: RecordReader?
-    ) -> ObjectBase {
-        if recycles,
-            snapshot.repoint(&recycled, as: madeAs, binding: binding, copying: keyBytes, key: key, record: record)
-        {
-            return recycled.unsafelyUnwrapped
+    /// How the walk makes its objects.
+    private struct Maker {
+        let type: ObjectBase.Type
+        let madeAs: ObjectBase.Type
+        let recycles: Bool
+
+        /// The object at `key` (its table key `keyBytes`, read in place): the one in `recycled`
+        /// when the loop let go of it, otherwise a new one, left in `recycled` for next time.
+        @inline(__always)
+        func object(
+            _ recycled: inout ObjectBase?, in snapshot: Snapshot, binding: TypeBinding,
+            copying keyBytes: UnsafeRawBufferPointer, key: ObjectKey, record: RecordReader?
+        ) -> ObjectBase {
+            if recycles,
+                snapshot.repoint(&recycled, as: madeAs, binding: binding, copying: keyBytes, key: key, record: record)
+            {
+                return recycled.unsafelyUnwrapped
+            }
+            let object = snapshot.makeObject(type, binding: binding, keyBytes: Array(keyBytes), key: key)
+            if let record { object.accessor.unsafelyUnwrapped.prime(with: record) }
+            recycled = recycles ? object : nil
+            return object
         }
-        let object = snapshot.makeObject(type, binding: binding, keyBytes: Array(keyBytes), key: key)
-        if let record { object.accessor.unsafelyUnwrapped.prime(with: record) }
-        recycled = recycles ? object : nil
-        return object
     }
 
     /// The record at `key` now, `nil` when the loop deleted it; a damaged one reads as empty.

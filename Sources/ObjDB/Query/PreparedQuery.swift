@@ -271,6 +271,11 @@ final class PreparedQuery: @unchecked Sendable {
             let cursor = try transaction.cursor(index)
             lookups: for indexKey in indexKeys {
                 var entry = try indexKey.withUnsafeBytes { try cursor.seek(exactly: $0) }
+                // With nothing left to test, each of the key's entries is a match (LMDB keeps
+                // their number): the answer's arrays are sized once, not grown by doubling.
+                if runner == nil, indexKeys.count == 1, index.options.contains(.duplicateSort), let first = entry {
+                    visitor.expect(try cursor.valueCount(), keyLength: first.value.count)
+                }
                 while let current = entry {
                     guard try considerKey(current.value) else { break lookups }
                     entry = try cursor.nextValueOfKey()
@@ -369,6 +374,13 @@ protocol MatchVisitor {
     var wantsMore: Bool { get }
     /// Takes one match; returns `false` once it has enough.
     mutating func take(key: UnsafeRawBufferPointer, record: RecordReader) -> Bool
+    /// Told, before the first match, that at most `count` matches come, each with a key about
+    /// as long as `keyLength`: room for them all at once, not by doubling.
+    mutating func expect(_ count: Int, keyLength: Int)
+}
+
+extension MatchVisitor {
+    mutating func expect(_ count: Int, keyLength: Int) {}
 }
 
 /// Counts matches, up to a limit.
@@ -402,6 +414,13 @@ struct FlatMatchCollector: MatchVisitor {
         keys.append(key)
         records.append(record)
         return wantsMore
+    }
+
+    mutating func expect(_ count: Int, keyLength: Int) {
+        let count = limit.map { Swift.min($0, count) } ?? count
+        guard keys.isEmpty, count > 1 else { return }
+        keys.reserve(count, keyLength: keyLength)
+        records.reserveCapacity(count)
     }
 }
 

@@ -61,4 +61,39 @@ struct ResultsIterationTests {
         let ids = try db.view().objects(Tweet.self).filter("retweetCount == 1").map(\.id)
         #expect(ids == [1, 4])
     }
+
+    /// Tweets 1…8: 2, 3, 5, 7 and 8 share one `createdAt` (an indexed property), the others do not.
+    private func sharingADate() throws -> (Database, Date) {
+        let db = try makeDatabase(directory)
+        let shared = Date(timeIntervalSince1970: 1_300_000_000)
+        try db.write { transaction in
+            for id in Int64(1)...8 {
+                let tweet = makeTweet(id, "t\(id)")
+                tweet.createdAt = [2, 3, 5, 7, 8].contains(id) ? shared : shared.addingTimeInterval(Double(id))
+                tweet.retweetCount = Int(id) * 10
+                try transaction.add(tweet)
+            }
+        }
+        return (db, shared)
+    }
+
+    @Test func anIndexLookupYieldsEveryObjectOfItsValueWithItsOwnValues() throws {
+        let (db, shared) = try sharingADate()
+        let found = try db.view().objects(Tweet.self).where { $0.createdAt == shared }
+        #expect(found.map(\.id) == [2, 3, 5, 7, 8])
+        #expect(found.map(\.retweetCount) == [20, 30, 50, 70, 80])
+    }
+
+    @Test func anIndexLookupCutByALimitYieldsOnlyTheFirstObjects() throws {
+        let (db, shared) = try sharingADate()
+        let found = try db.view().objects(Tweet.self).where { $0.createdAt == shared }.limit(2)
+        #expect(found.map(\.id) == [2, 3])
+        #expect(found.count == 2)
+    }
+
+    @Test func anIndexLookupWithAFurtherTestYieldsOnlyTheObjectsPassingIt() throws {
+        let (db, shared) = try sharingADate()
+        let found = try db.view().objects(Tweet.self).where { $0.createdAt == shared && $0.retweetCount > 40 }
+        #expect(found.map(\.id) == [5, 7, 8])
+    }
 }

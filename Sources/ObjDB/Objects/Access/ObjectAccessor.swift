@@ -104,10 +104,11 @@ final class ObjectAccessor {
         }
     }
 
-    /// The property at `ordinal` of the object's class.
+    /// The property at `ordinal` of the object's class. Consuming: a getter's reference to
+    /// the accessor moves into the property it reads through, with no retain of its own.
     @inline(__always)
     @usableFromInline
-    func property(ordinal: Int) -> _ManagedProperty {
+    __consuming func property(ordinal: Int) -> _ManagedProperty {
         precondition(
             ordinal < binding.propertiesByOrdinal.count,
             "A \(binding.schema.name) was created while another object's initializer was interrupted; "
