@@ -23,9 +23,11 @@ final class BulkLoad {
     private var chunks: [UnsafeMutableRawBufferPointer] = []
     private var chunkUsed = 0
 
-    /// Holding more than this many bytes puts what is held and ends the load: the memory held
-    /// stays bounded, and the pages the load has filled stay full.
-    static let maximumHeldBytes = 1 << 30
+    /// Holding more than this many bytes puts what is held and ends the load, so the memory held
+    /// stays bounded: a quarter of the machine's memory, at most 4 GiB (about 20 million tweets).
+    /// Inserts after that fall where they may, and split the full leaves they land in, so the
+    /// bound is generous.
+    static let maximumHeldBytes = Int(min(ProcessInfo.processInfo.physicalMemory / 4, 4 << 30))
 
     init(dbi: MDB_dbi) {
         self.dbi = dbi
