@@ -4,8 +4,9 @@ import Foundation
 ///
 /// The input is NDJSON (one object per line, each with `_type`; `\r\n` line ends too), a JSON
 /// array of such objects, or an object of arrays by type name, as `export --format json` writes.
-/// It is read in blocks and parsed one object at a time, so the importer's memory stays flat;
-/// what grows is LMDB's own dirty pages of the open write transaction.
+/// It is read in blocks and parsed one object at a time, so the importer's own memory stays flat;
+/// what grows is the open write transaction's: LMDB's dirty pages, and, for types that were
+/// empty, the objects held to be stored in key order (`BulkLoad`, within its budget).
 ///
 /// Objects keep their keys: an object with a primary key is upserted under it, and one of a
 /// type without a primary key under its exported internal ID (`"_key": "#7"`), so links between
