@@ -14,7 +14,7 @@ import Foundation
 final class BulkLoad {
     /// The database the entries go to.
     let dbi: MDB_dbi
-    /// The bytes of keys and values held.
+    /// The memory the load holds: keys, values, and each entry's bookkeeping.
     private(set) var heldBytes = 0
 
     private var entries: [Entry] = []
@@ -23,15 +23,12 @@ final class BulkLoad {
     private var chunks: [UnsafeMutableRawBufferPointer] = []
     private var chunkUsed = 0
 
-    /// Holding more than this many bytes puts what is held and ends the load, so the memory held
-    /// stays bounded: a quarter of the machine's memory, at most 4 GiB (about 20 million tweets).
-    /// Inserts after that fall where they may, and split the full leaves they land in, so the
-    /// bound is generous.
-    static let maximumHeldBytes = Int(min(ProcessInfo.processInfo.physicalMemory / 4, 4 << 30))
+    /// Bytes of bookkeeping per entry: its `Entry`, two hash slots, and its sort key at the put.
+    private static let entryOverhead = MemoryLayout<Entry>.stride + 2 * 8 + 16
 
     init(dbi: MDB_dbi) {
         self.dbi = dbi
-        slotMask = 1023
+        slotMask = 63
         slots = .allocate(capacity: slotMask + 1)
         slots.initialize(repeating: 0, count: slotMask + 1)
     }
@@ -83,7 +80,7 @@ final class BulkLoad {
         }
         entries.append(Entry(start: space.baseAddress!, keyCount: key.count, valueCount: valueCount))
         slots[found.position] = UInt64(truncatingIfNeeded: hash) << 32 | UInt64(entries.count)
-        heldBytes += space.count
+        heldBytes += space.count + Self.entryOverhead
         if entries.count * 2 > slotMask { growSlots() }
         return true
     }
@@ -138,7 +135,7 @@ final class BulkLoad {
             return UnsafeMutableRawBufferPointer(rebasing: last[chunkUsed..<chunkUsed + count])
         }
         // Chunks grow with the load, so a small write allocates little and a large one few times.
-        let size = max(count, min((64 << 10) << min(chunks.count, 7), 8 << 20))
+        let size = max(count, min((4 << 10) << min(chunks.count, 11), 8 << 20))
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         chunks.append(chunk)
         chunkUsed = count
@@ -155,7 +152,10 @@ final class BulkLoad {
             if slot == 0 { return (position, nil) }
             if UInt32(truncatingIfNeeded: slot >> 32) == hash {
                 let index = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1
-                if entries[index].key.elementsEqual(key) { return (position, index) }
+                let held = entries[index]
+                if held.keyCount == key.count, memcmp(held.start, key.baseAddress!, key.count) == 0 {
+                    return (position, index)
+                }
             }
             position = (position + 1) & slotMask
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How an ``Environment`` opens its LMDB file.
 package struct EnvironmentOptions: Sendable, Hashable {
     /// Opens with `MDB_RDONLY`: every write fails with ``ObjDBError/readOnly(path:operation:)``.
@@ -33,6 +35,12 @@ package struct EnvironmentOptions: Sendable, Hashable {
 
     /// The most named databases the store may hold (`mdb_env_set_maxdbs`).
     package var maxDatabases: UInt32 = 256
+
+    /// The most bytes a write transaction holds in ``BulkLoad``s (entries and their bookkeeping)
+    /// before it puts them: a quarter of the machine's memory, at most 4 GiB (about 20 million
+    /// tweets). Inserts after that fall where they may and split the full leaves they land in,
+    /// so the bound is generous.
+    package var maxBulkLoadBytes = Int(min(ProcessInfo.processInfo.physicalMemory / 4, 4 << 30))
 
     /// What a commit waits for before it returns.
     package var durability: Durability = .full

@@ -34,7 +34,9 @@ package final class Transaction {
     private let ownerThread: pthread_t
     private var openedDatabases: [String: DatabaseHandle] = [:]
     /// Tables being filled in key order at the next need (see ``BulkLoad``).
-    private var bulkLoads: [BulkLoad] = []
+    // Unchecked exclusivity: every get of a point read checks it. It only changes in a write
+    // transaction, on that transaction's thread; a read transaction's stays empty.
+    @exclusivity(unchecked) private var bulkLoads: [BulkLoad] = []
     /// Loads already put, kept until the transaction ends: values read from them stay valid
     /// as long as LMDB's own (until the next write).
     private var finishedBulkLoads: [BulkLoad] = []
@@ -44,6 +46,13 @@ package final class Transaction {
     var openCursorCount = 0
     /// Why putting held inserts failed: LMDB refuses the transaction after it, so the commit reports it.
     private var bulkLoadFailure: (any Error)?
+    /// The bytes every load of this transaction holds or held, and the most they may, set when the
+    /// first load starts; past it, everything held is put and no load starts again.
+    private var heldBytes = 0
+    private var heldBudget: Int?
+    /// Called after held entries were put (by a read, too): records read before may have moved,
+    /// as after any write. The snapshot reading through this transaction sets it.
+    package var didPutHeldEntries: (() -> Void)?
 
     init(environment: Environment, readOnly: Bool, parent: Transaction? = nil) throws {
         self.environment = environment
@@ -287,26 +296,33 @@ extension Transaction {
     private func bulkLoad(forPutIn database: DatabaseHandle, options: PutOptions) throws -> BulkLoad? {
         // Only inserts and replacing puts into a table of one value per key in bytewise order, in
         // the outermost transaction: a child's writes go to its parent's pages when it commits.
-        guard options == .noOverwrite || options.isEmpty, parent == nil, child == nil,
-            database.options.isDisjoint(with: [.duplicateSort, .integerKey])
-        else {
+        guard options == .noOverwrite || options.isEmpty, parent == nil, database.options.isEmpty else {
             try putBulkLoad(of: database)
             return nil
         }
         if !bulkLoads.isEmpty, let load = bulkLoad(of: database) { return load }
-        guard settledTables.insert(database.dbi), openCursorCount == 0 else { return nil }
+        guard settledTables.insert(database.dbi), openCursorCount == 0, child == nil else { return nil }
         var stat = MDB_stat()
         try check(mdb_stat(pointer, database.dbi, &stat), "mdb_stat")
         guard stat.ms_entries == 0 else { return nil }
+        if heldBudget == nil {
+            // Half the map still free, so that putting what is held, a write that may come from a
+            // read (a count, a query), finds room: a map too small fails the add instead.
+            let free = max(environment.mapSize - (try environment.usedBytes()), 0)
+            heldBudget = min(environment.options.maxBulkLoadBytes, free / 2)
+        }
+        guard heldBytes < heldBudget! else { return nil }
         let load = BulkLoad(dbi: database.dbi)
         bulkLoads.append(load)
         return load
     }
 
-    /// Runs `insert` on `load`, then puts the load when it holds as much as it may.
+    /// Runs `insert` on `load`, then puts every load when they hold as much as they may.
     private func hold(in load: BulkLoad, _ insert: () throws -> Bool) throws -> Bool {
+        let before = load.heldBytes
         let inserted = try insert()
-        if load.heldBytes > BulkLoad.maximumHeldBytes { try putHeldEntries(of: load) }
+        heldBytes += load.heldBytes - before
+        if heldBytes >= heldBudget! { try putBulkLoads() }
         return inserted
     }
 
@@ -331,6 +347,7 @@ extension Transaction {
     private func putHeldEntries(of load: BulkLoad) throws {
         bulkLoads.removeAll { $0 === load }
         finishedBulkLoads.append(load)
+        defer { didPutHeldEntries?() }
         var cursor: OpaquePointer?
         do {
             try check(mdb_cursor_open(pointer, load.dbi, &cursor), "mdb_cursor_open")

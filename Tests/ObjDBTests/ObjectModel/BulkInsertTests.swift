@@ -60,6 +60,21 @@ struct BulkInsertTests {
         #expect(try db.view().objects(Tweet.self).map(\.text) == ["kept"])
     }
 
+    @Test func puttingHeldObjectsMakesCachedRecordsStale() throws {
+        let db = try makeDatabase(directory)
+        try db.write { transaction in
+            let tweet = makeTweet(2, "held")
+            try transaction.add(tweet)
+            try transaction.add(makeTweet(1, "other"))
+            #expect(tweet.text == "held")
+            let snapshot = try #require(tweet.accessor?.snapshot)
+            let before = snapshot.generation
+            #expect(transaction.objects(Tweet.self).count == 2)
+            #expect(snapshot.generation != before)
+            #expect(tweet.text == "held")
+        }
+    }
+
     @Test func aCancelledFirstWriteLeavesTheTypeEmpty() throws {
         let db = try makeDatabase(directory)
         let write = try db.beginWrite()

@@ -205,15 +205,65 @@ struct BulkLoadTests {
         #expect(try environment.read { try $0.entries(in: records) } == ["a=new", "m=old"])
     }
 
+    @Test func aLoadThatReachesItsBoundIsPutAndLaterInsertsGoStraightIn() throws {
+        var options = EnvironmentOptions()
+        options.maxBulkLoadBytes = 4_096
+        let (environment, records) = try makeStore(in: directory, options: options)
+        var generator = SeededGenerator(seed: 13)
+        let keys = Self.randomKeys(count: 300, using: &generator)
+        let refused = try environment.write { transaction in
+            for key in keys {
+                try transaction.put(Self.value(of: key), forKey: key, in: records, options: .noOverwrite)
+            }
+            return try keys.filter { try !transaction.put("again", forKey: $0, in: records, options: .noOverwrite) }
+        }
+        #expect(refused.count == keys.count)
+        let stored = try environment.read { try $0.entries(in: records) }
+        #expect(stored == keys.sorted(by: Self.lmdbPrecedes).map { "\($0)=\(Self.value(of: $0))" })
+    }
+
+    @Test func aCursorOpenOnTheEmptyTableSeesTheInsertsMadeAfterIt() throws {
+        let (environment, records) = try makeStore(in: directory)
+        try environment.write { transaction in
+            let cursor = try transaction.cursor(records)
+            for key in ["b", "a", "c"] { try transaction.put("v", forKey: key, in: records, options: .noOverwrite) }
+            let first = try cursor.first().map { String(decoding: $0.key, as: UTF8.self) }
+            #expect(first == "a")
+        }
+    }
+
+    @Test func aLoadThatCannotFitTheMapFailsAnInsertNotALaterRead() throws {
+        var options = EnvironmentOptions()
+        options.initialMapSize = 512 << 10
+        options.maxMapSize = 512 << 10
+        let (environment, records) = try makeStore(in: directory, options: options)
+        let value = String(repeating: "x", count: 1_000)
+        var failedInsert: (any Error)?
+        _ = try? environment.write { transaction in
+            do {
+                for number in 0..<800 {
+                    try transaction.put(value, forKey: "k\(number)", in: records, options: .noOverwrite)
+                }
+            } catch {
+                failedInsert = error
+            }
+            _ = try transaction.statistics(of: records)
+        }
+        #expect((failedInsert as? ObjDBError)?.code == .mapFull)
+        #expect(try environment.read { try $0.statistics(of: records).entries } == 0)
+    }
+
     // MARK: - Helpers
 
     /// Distinct keys of 1–12 printable bytes, some prefixes of others, in random order.
     static func randomKeys(count: Int, using generator: inout SeededGenerator) -> [String] {
+        // Zero bytes, and U+00FF's two UTF-8 bytes (0xC3 0xBF), so byte order differs from the scalars'.
+        let alphabet: [UInt8] = [0, 1, 0x61, 0x62, 0xFF]
         var keys = Set<String>()
         while keys.count < count {
             let length = Int.random(in: 1...12, using: &generator)
             let key = String(
-                (0..<length).map { _ in Character(Unicode.Scalar(UInt8.random(in: 97...100, using: &generator))) })
+                (0..<length).map { _ in Character(Unicode.Scalar(alphabet.randomElement(using: &generator)!)) })
             keys.insert(key)
         }
         return Array(keys).shuffled(using: &generator)

@@ -40,6 +40,7 @@ final class Snapshot {
         self.catalog = owner.catalog
         self.transaction = transaction
         self.isFrozen = false
+        watchHeldEntries(of: transaction)
     }
 
     /// A frozen snapshot: it reads `shared` (a shared, warmed read transaction) and nothing else, ever.
@@ -107,6 +108,13 @@ final class Snapshot {
         releaseTransaction()
         transaction = write
         generation &+= 1
+        watchHeldEntries(of: write)
+    }
+
+    /// A write's held inserts are put when it next needs their table, on a read too: a write
+    /// that may move records the snapshot's objects point at.
+    private func watchHeldEntries(of write: Transaction) {
+        write.didPutHeldEntries = { [weak self] in self?.didWrite() }
     }
 
     /// Swaps the write transaction for a nested one (or back): reads and writes then go through it.
