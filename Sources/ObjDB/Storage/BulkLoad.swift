@@ -38,9 +38,6 @@ final class BulkLoad {
         for chunk in chunks { chunk.deallocate() }
     }
 
-    /// The number of entries held.
-    var count: Int { entries.count }
-
     /// The value held under `key`, or `nil` when the key is not held (so not in the table).
     func value(forKey key: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         let hash = Self.hash(key)

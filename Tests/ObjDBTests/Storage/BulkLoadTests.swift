@@ -174,11 +174,8 @@ struct BulkLoadTests {
         #expect(try environment.read { try $0.entries(in: records) } == ["k=later"])
     }
 
-    @Test func aLoadLargerThanTheMapFailsAtCommitAndLeavesTheStoreAsItWas() throws {
-        var options = EnvironmentOptions()
-        options.initialMapSize = 512 << 10
-        options.maxMapSize = 512 << 10
-        let (environment, records) = try makeStore(in: directory, options: options)
+    @Test func aLoadLargerThanTheMapFailsTheWriteAndLeavesTheStoreAsItWas() throws {
+        let (environment, records) = try makeStore(in: directory, options: Self.fixedMap(512 << 10))
         let value = String(repeating: "x", count: 1_000)
         #expect(
             throws: ObjDBError.mapFull(
@@ -233,10 +230,7 @@ struct BulkLoadTests {
     }
 
     @Test func aLoadThatCannotFitTheMapFailsAnInsertNotALaterRead() throws {
-        var options = EnvironmentOptions()
-        options.initialMapSize = 512 << 10
-        options.maxMapSize = 512 << 10
-        let (environment, records) = try makeStore(in: directory, options: options)
+        let (environment, records) = try makeStore(in: directory, options: Self.fixedMap(512 << 10))
         let value = String(repeating: "x", count: 1_000)
         var failedInsert: (any Error)?
         _ = try? environment.write { transaction in
@@ -270,6 +264,14 @@ struct BulkLoadTests {
     }
 
     static func value(of key: String) -> String { "value of \(key)" }
+
+    /// A map of `size` bytes that may not grow.
+    static func fixedMap(_ size: Int) -> EnvironmentOptions {
+        var options = EnvironmentOptions()
+        options.initialMapSize = size
+        options.maxMapSize = size
+        return options
+    }
 
     /// LMDB's default key order: bytewise, a prefix before the longer key.
     static func lmdbPrecedes(_ left: String, _ right: String) -> Bool {
