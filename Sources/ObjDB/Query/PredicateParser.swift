@@ -74,20 +74,27 @@ struct PredicateParser {
 
     private mutating func parsePrimary() throws -> QueryExpression {
         if current.kind == .symbol("(") {
-            // `(a + b) * 2 > c` opens an operand, `(a > b)` a predicate: try the comparison first and,
-            // when it fails, read a parenthesised predicate; report whichever error came later.
+            // `(a + b) * 2 > c` opens an operand, `(a > b)` a predicate; at most one reading parses.
+            // Try the one the parenthesis looks like first (a failed reading throws, which costs
+            // more than the rest of the parse), then the other; report whichever error came later.
             let saved = state
-            do {
-                return try parseComparison()
-            } catch let comparisonError as ObjDBError {
-                state = saved
+            let groupFirst = parenthesisHoldsPredicate()
+            var comparisonError: ObjDBError?
+            var groupError: ObjDBError?
+            for readsGroup in groupFirst ? [true, false] : [false, true] {
                 do {
-                    return try parseGroup()
-                } catch let groupError as ObjDBError {
-                    if (comparisonError.position ?? 0) > (groupError.position ?? 0) { throw comparisonError }
-                    throw groupError
+                    return readsGroup ? try parseGroup() : try parseComparison()
+                } catch let error as ObjDBError {
+                    if readsGroup { groupError = error } else { comparisonError = error }
+                    state = saved
                 }
             }
+            if let comparisonError, let groupError,
+                (comparisonError.position ?? 0) > (groupError.position ?? 0)
+            {
+                throw comparisonError
+            }
+            throw groupError ?? comparisonError!
         }
         if current.isKeyword("TRUEPREDICATE") {
             advance()
@@ -99,6 +106,36 @@ struct PredicateParser {
         }
         return try parseComparison()
     }
+
+    /// Whether the parenthesis at the current token holds a comparison or a logical operator at
+    /// its own level, as `(a > b)` does and `(a + b)` does not. Only a guess of which reading to
+    /// try first: both are tried either way, and a predicate needs an operator, so the two cannot
+    /// both parse (`TRUEPREDICATE` is left out: `(TRUEPREDICATE) == x` names a property).
+    private func parenthesisHoldsPredicate() -> Bool {
+        var nesting = 0
+        for token in tokens[(position + 1)...] {
+            switch token.kind {
+            case .symbol("("), .symbol("{"), .symbol("["): nesting += 1
+            case .symbol(")"), .symbol("}"), .symbol("]"):
+                if nesting == 0 { return false }
+                nesting -= 1
+            case .end: return false
+            case .symbol(let symbol) where nesting == 0 && Self.predicateSymbols.contains(symbol): return true
+            case .identifier(let word) where nesting == 0 && Self.predicateWords.contains(word.uppercased()):
+                return true
+            default: break
+            }
+        }
+        return false
+    }
+
+    private static let predicateSymbols: Set<String> = [
+        "==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "&&", "||", "!",
+    ]
+    private static let predicateWords: Set<String> = [
+        "AND", "OR", "NOT", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "IN", "BETWEEN", "ANY", "SOME", "ALL",
+        "NONE",
+    ]
 
     /// The parser's position and what it has used, to try one reading and fall back to another.
     private var state: (position: Int, depth: Int, argumentIndex: Int, positionsUsed: Set<Int>) {

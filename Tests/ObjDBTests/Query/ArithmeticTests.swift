@@ -49,6 +49,28 @@ struct ArithmeticTests {
         #expect(try store.names("((age + 1) > 35) OR (age < 26)") == ["bob", "carol"])
     }
 
+    @Test func aParenthesisReadsAsWhatItHoldsWhateverItContains() throws {
+        let store = try OperandStore()
+        #expect(try store.names("(age IN {30, 40}) AND (balance BETWEEN {0, 5})") == ["bob"])
+        #expect(try store.names("(NOT (age != 25))") == ["carol"])
+        #expect(try store.names("(SUBQUERY(items, $i, $i.price > 2.5).@count + 29) == age") == ["alice"])
+        #expect(try store.names("((age + balance) > 44)") == ["alice", "bob"])
+        #expect(try store.names("(ANY items.price > 5)") == ["bob"])
+    }
+
+    @Test func aBadParenthesisReportsTheErrorFurthestIn() throws {
+        let store = try OperandStore()
+        for (query, position) in [("(age > )", 7), ("(age + ) > 3", 7), ("(age + 1) >", 11)] {
+            do {
+                _ = try store.names(query)
+                Issue.record("\(query) parsed")
+            } catch let error as ObjDBError {
+                #expect(error.code == .predicateSyntax)
+                #expect(error.message.contains("position \(position)"), "\(query): \(error.message)")
+            }
+        }
+    }
+
     @Test func arithmeticOnAStringIsRejectedWithItsPosition() throws {
         let store = try OperandStore()
         do {
