@@ -195,13 +195,19 @@ extension Snapshot {
     func object<T: ObjectBase>(_ type: T.Type, key: ObjectKey, recycling recycled: inout T?) throws -> T? {
         let binding = try catalog.binding(for: type)
         if let object = reusable(&recycled, binding: binding, as: type) {
-            // The table key is encoded into the recycled accessor's own array: no allocation.
-            let accessor = object.accessor.unsafelyUnwrapped
-            accessor.repoint(to: key)
-            guard accessor.key.count <= catalog.maxKeySize, let reader = try record(in: binding, key: accessor.key)
-            else { return nil }
-            accessor.prime(with: reader)
-            return object
+            // The table key is encoded into the recycled accessor's own array: no allocation. The
+            // accessor is borrowed from `object`, which keeps it alive: no retain (W4 in BENCHMARKS.md).
+            let source = RecordSource(transaction: try readTransaction(), catalog: catalog)
+            let found = try Unmanaged.passUnretained(object.accessor.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                accessor in
+                accessor.repoint(to: key)
+                guard accessor.key.count <= source.catalog.maxKeySize,
+                    let reader = try accessor.key.withUnsafeBytes({ try source.record(in: binding, key: $0) })
+                else { return false }
+                accessor.prime(with: reader)
+                return true
+            }
+            return found ? object : nil
         }
         let keyBytes = ObjectKeyCodec.encode(key)
         // A key too long to be stored cannot be found.
