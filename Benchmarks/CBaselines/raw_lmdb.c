@@ -73,7 +73,10 @@ void bench_lmdb_close(bench_lmdb *store) {
 }
 
 /* Writes tweet `i` and its index entry, from buffers on the caller's stack. */
-static int put_tweet(bench_lmdb *store, MDB_txn *txn, const bench_tweets *tweets, size_t i, bench_error *error) {
+/* Puts tweet `i`'s record under `flags`, and, when `indexed`, its index entry. */
+static int put_tweet_parts(
+    bench_lmdb *store, MDB_txn *txn, const bench_tweets *tweets, size_t i, unsigned int flags, int indexed,
+    bench_error *error) {
     uint8_t key[KEY_SIZE], user[8], record[RECORD_CAPACITY];
     size_t lang_length = tweets->lang_offsets[i + 1] - tweets->lang_offsets[i];
     size_t text_length = tweets->text_offsets[i + 1] - tweets->text_offsets[i];
@@ -89,8 +92,13 @@ static int put_tweet(bench_lmdb *store, MDB_txn *txn, const bench_tweets *tweets
     encode_user(user, tweets->user_ids[i]);
     MDB_val key_value = {KEY_SIZE, key}, record_value = {size, record};
     MDB_val user_value = {8, user}, entry_value = {KEY_SIZE, key};
-    if (check(mdb_put(txn, store->table, &key_value, &record_value, 0), "mdb_put", error)) return -1;
+    if (check(mdb_put(txn, store->table, &key_value, &record_value, flags), "mdb_put", error)) return -1;
+    if (!indexed) return 0;
     return check(mdb_put(txn, store->index, &user_value, &entry_value, 0), "mdb_put", error);
+}
+
+static int put_tweet(bench_lmdb *store, MDB_txn *txn, const bench_tweets *tweets, size_t i, bench_error *error) {
+    return put_tweet_parts(store, txn, tweets, i, 0, 1, error);
 }
 
 static int begin_write(bench_lmdb *store, MDB_txn **txn, bench_error *error) {
@@ -115,6 +123,44 @@ int bench_lmdb_bulk_insert(bench_lmdb *store, const bench_tweets *tweets, bench_
     if (begin_write(store, &txn, error)) return -1;
     int status = 0;
     for (size_t i = 0; i < tweets->count && !status; i++) status = put_tweet(store, txn, tweets, i, error);
+    return finish_write(txn, status, error);
+}
+
+struct id_order {
+    int64_t id;
+    size_t index;
+};
+
+static int compare_ids(const void *left, const void *right) {
+    int64_t a = ((const struct id_order *)left)->id, b = ((const struct id_order *)right)->id;
+    return (a > b) - (a < b);
+}
+
+int bench_lmdb_bulk_insert_sorted(bench_lmdb *store, const bench_tweets *tweets, bench_error *error) {
+    struct id_order *order = malloc(tweets->count * sizeof *order);
+    if (!order && tweets->count) return bench_fail(error, "out of memory");
+    for (size_t i = 0; i < tweets->count; i++) order[i] = (struct id_order){tweets->ids[i], i};
+    /* The key encoding preserves the order of ids, so this is key order. */
+    qsort(order, tweets->count, sizeof *order, compare_ids);
+    MDB_txn *txn;
+    if (begin_write(store, &txn, error)) {
+        free(order);
+        return -1;
+    }
+    int status = 0;
+    for (size_t i = 0; i < tweets->count && !status; i++) {
+        MDB_val user_value, entry_value;
+        uint8_t key[KEY_SIZE], user[8];
+        encode_key(key, tweets->ids[i]);
+        encode_user(user, tweets->user_ids[i]);
+        user_value = (MDB_val){8, user};
+        entry_value = (MDB_val){KEY_SIZE, key};
+        status = check(mdb_put(txn, store->index, &user_value, &entry_value, 0), "mdb_put", error);
+    }
+    for (size_t i = 0; i < tweets->count && !status; i++) {
+        status = put_tweet_parts(store, txn, tweets, order[i].index, MDB_APPEND, 0, error);
+    }
+    free(order);
     return finish_write(txn, status, error);
 }
 

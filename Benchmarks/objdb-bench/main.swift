@@ -3,7 +3,7 @@ import ToolSupport
 
 let usage = """
     usage: objdb-bench [--quick | --growth [--growth-max N]] [--count N] [--repetitions R]
-                       [--workloads W1,W4,…] [--json FILE] [--check-targets]
+                       [--workloads W1,W4,…] [--json FILE] [--check-targets] [--raw-sorted-load]
            objdb-bench --tools [--tools-sizes N,N,…]
 
     Runs each workload on ObjDB, raw LMDB (in C) and SQLite (in C) in one process run,
@@ -17,6 +17,9 @@ let usage = """
       --json FILE       also write the measurements as JSON
       --check-targets   compare ObjDB's ratios with issue #11's targets; exit 1 naming every
                         workload below its target (with --growth: W4's cost at 10^7 ÷ 10^5)
+      --raw-sorted-load raw LMDB loads W1 in key order with MDB_APPEND, as ObjDB's bulk load
+                        does, instead of in the data's order: full leaves on both sides, so
+                        W4–W8 compare the per-row work alone
       --growth          W1 and W4 at N = 10^4, 10^5, … up to --growth-max (default 10^7):
                         how each engine's cost grows with the size of the store
       --tools           objdb-inspect's dump, export, import and check beside the sqlite3
@@ -50,7 +53,7 @@ runTool("objdb-bench", usage: usage) {
     }
     let unknown = arguments.unknown(known: [
         "quick", "count", "repetitions", "json", "workloads", "help", "growth", "growth-max", "check-targets",
-        "tools", "tools-sizes",
+        "tools", "tools-sizes", "raw-sorted-load",
     ])
     guard unknown.isEmpty, arguments.positional.isEmpty else {
         throw UsageError("unknown argument \(unknown.first.map { "--\($0)" } ?? arguments.positional[0])")
@@ -85,7 +88,9 @@ runTool("objdb-bench", usage: usage) {
         throw UsageError("unknown workload \(workloads.subtracting(all).sorted().joined(separator: ", "))")
     }
 
-    let engines: [any TweetEngine] = [ObjDBEngine(), RawLMDBEngine(), SQLiteEngine()]
+    let sortedLoad = arguments.has("raw-sorted-load")
+    if sortedLoad { print("raw-lmdb loads W1 in key order with MDB_APPEND (--raw-sorted-load)\n") }
+    let engines: [any TweetEngine] = [ObjDBEngine(), RawLMDBEngine(sortedLoad: sortedLoad), SQLiteEngine()]
     let checks: [TargetCheck]
     if arguments.has("growth") {
         let sizes = GrowthRun.sizes(upTo: try arguments.integer("growth-max", default: 10_000_000))

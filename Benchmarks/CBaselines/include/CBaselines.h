@@ -57,6 +57,9 @@ bench_lmdb *bench_lmdb_open(const char *path, int durable, size_t map_size, benc
 void bench_lmdb_close(bench_lmdb *store);
 /* W1: every tweet, in one transaction. */
 int bench_lmdb_bulk_insert(bench_lmdb *store, const bench_tweets *tweets, bench_error *error);
+/* W1 as ObjDB's bulk load lays it out: index entries as they come, then the records in key order
+   with MDB_APPEND, which leaves every leaf full (objdb-bench --raw-sorted-load). */
+int bench_lmdb_bulk_insert_sorted(bench_lmdb *store, const bench_tweets *tweets, bench_error *error);
 /* W2, W3 and each writer of W2c: tweets [start, end), one transaction each. Safe from several threads. */
 int bench_lmdb_single_inserts(
     bench_lmdb *store, const bench_tweets *tweets, size_t start, size_t end, bench_error *error);

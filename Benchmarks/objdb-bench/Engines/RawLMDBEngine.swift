@@ -10,7 +10,13 @@ import ObjDB
 /// userId → table key. The map is as large as ObjDB's default.
 final class RawLMDBEngine: TweetEngine {
     let name = "raw-lmdb"
+    /// Whether W1 puts the records in key order with `MDB_APPEND` (`--raw-sorted-load`).
+    let sortedLoad: Bool
     private var store: OpaquePointer?
+
+    init(sortedLoad: Bool = false) {
+        self.sortedLoad = sortedLoad
+    }
 
     func open(directory: String, durable: Bool) throws {
         var error = bench_error()
@@ -21,7 +27,10 @@ final class RawLMDBEngine: TweetEngine {
 
     func bulkInsert(_ tweets: TweetColumns) throws {
         try callBaseline(name) { error in
-            withUnsafePointer(to: tweets.flat) { bench_lmdb_bulk_insert(store, $0, &error) }
+            withUnsafePointer(to: tweets.flat) { tweets in
+                if sortedLoad { return bench_lmdb_bulk_insert_sorted(store, tweets, &error) }
+                return bench_lmdb_bulk_insert(store, tweets, &error)
+            }
         }
     }
 
