@@ -16,7 +16,7 @@ extension WriteScope {
             }
             return (binding, accessor.objectKey)
         }
-        if let adding = objectsBeingAdded[ObjectIdentifier(object)] { return adding }
+        if !objectsBeingAdded.isEmpty, let adding = objectsBeingAdded[ObjectIdentifier(object)] { return adding }
         guard !binding.schema.isEmbedded else {
             throw ObjDBError.invalidSchema(
                 type: binding.schema.name, reason: "embedded objects are added with their owner")
@@ -37,8 +37,10 @@ extension WriteScope {
         {
             throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
         }
-        objectsBeingAdded[ObjectIdentifier(object)] = (binding, key)
-        defer { objectsBeingAdded[ObjectIdentifier(object)] = nil }
+        // Only a type with links (or embedded objects, which may link) can reach this object again
+        // while it is stored; the others skip the two hash-table updates per add.
+        if binding.hasLinks { objectsBeingAdded[ObjectIdentifier(object)] = (binding, key) }
+        defer { if binding.hasLinks { objectsBeingAdded[ObjectIdentifier(object)] = nil } }
 
         let writesBefore = writeCount
         let keyBytes: [UInt8]
