@@ -239,10 +239,11 @@ extension WriteScope {
     }
 
     /// Deletes the object with table key `key`: nullifies links to it, removes it
-    /// from lists, sets and maps, and removes its index entries and backlinks.
-    func delete(key: [UInt8], in binding: TypeBinding) throws {
+    /// from lists, sets and maps, and removes its index entries and backlinks. `known` is its
+    /// record, when the caller read it in this write.
+    func delete(key: [UInt8], in binding: TypeBinding, record known: RecordReader? = nil) throws {
         let transaction = try writeTransaction("delete \(binding.schema.name)")
-        guard let table = binding.table, var reader = try record(in: binding, key: key) else {
+        guard let table = binding.table, var reader = try known ?? record(in: binding, key: key) else {
             throw ObjDBError.objectInvalidated(type: binding.schema.name)
         }
         if binding.isLinkTarget {

@@ -96,7 +96,9 @@ public final class WriteTransaction {
         guard let accessor = object.accessor, accessor.snapshot.catalog === scope.catalog else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Swift.type(of: object)))
         }
-        try scope.delete(key: accessor.key, in: accessor.binding)
+        // An object this write read has its record at hand: no second lookup (W8 in BENCHMARKS.md).
+        let known = accessor.owner == nil && accessor.snapshot === scope.snapshot ? try accessor.reader() : nil
+        try scope.delete(key: accessor.key, in: accessor.binding, record: known)
     }
 
     /// Deletes each of `objects`.

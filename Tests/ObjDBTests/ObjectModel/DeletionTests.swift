@@ -8,6 +8,27 @@ import Testing
 struct DeletionTests {
     let directory = TemporaryDirectory()
 
+    @Test func deletingAnObjectChangedThroughAnotherInstanceRemovesItsCurrentIndexEntries() throws {
+        let db = try makeDatabase(directory)
+        try db.write { try $0.add(makeUser(5, "ada")) }
+        let readFirst = try db.view().object(ofType: TwitterUser.self, forPrimaryKey: Int64(5))
+        try db.write { transaction in
+            let deleting = try #require(transaction.object(ofType: TwitterUser.self, forPrimaryKey: Int64(5)))
+            let renaming = try #require(transaction.object(ofType: TwitterUser.self, forPrimaryKey: Int64(5)))
+            renaming.screenName = "grace"
+            // `deleting` read its record before the rename: the delete must see the new name.
+            try transaction.delete(deleting)
+            // An object of another view is looked up in this write, not read from its own.
+            #expect(throws: ObjDBError.objectInvalidated(type: "TwitterUser")) {
+                try transaction.delete(try #require(readFirst))
+            }
+        }
+        let view = try db.view()
+        #expect(try view.objects(TwitterUser.self).filter("screenName == 'grace'").count == 0)
+        #expect(try view.objects(TwitterUser.self).filter("screenName == 'ada'").count == 0)
+        #expect(try StoreCheck(database: db).problems() == [])
+    }
+
     @Test func deletingALinkedObjectNullifiesTheLink() throws {
         let db = try makeDatabase(directory)
         try db.write { try $0.add(makeTweet(1, "x", by: makeUser(5, "ada"))) }
