@@ -44,6 +44,11 @@ package final class Transaction {
     private var settledTables = DatabaseSet()
     /// Cursors open on this write transaction: a table one of them may walk is not held back.
     var openCursorCount = 0
+    /// Per plain table, the cursor a write's gets position, so that putting the key a get just
+    /// found (an update) writes there without a second descent (see `Transaction+UpdateCursor`).
+    /// LMDB closes them when the transaction ends.
+    // Unchecked exclusivity: as `bulkLoads`, read by every get of a write, on its one thread.
+    @exclusivity(unchecked) var updateCursors: [(dbi: MDB_dbi, cursor: OpaquePointer)] = []
     /// Why putting held inserts failed: LMDB refuses the transaction after it, so the commit reports it.
     private var bulkLoadFailure: (any Error)?
     /// The bytes every load of this transaction holds or held, and the most they may, set when the
@@ -153,6 +158,7 @@ package final class Transaction {
 
     private func finish() {
         isFinished = true
+        updateCursors = []
         bulkLoads = []
         finishedBulkLoads = []
         child?.finishFromParent()
@@ -177,6 +183,7 @@ extension Transaction {
         checkUsable("get")
         try checkKey(key, "mdb_get")
         if !bulkLoads.isEmpty, let load = bulkLoad(of: database) { return load.value(forKey: key) }
+        if !isReadOnly, database.options.isEmpty { return try positioningGet(key, in: database) }
         var keyValue = MDB_val(key)
         var value = MDB_val()
         let code = mdb_get(pointer, database.dbi, &keyValue, &value)
@@ -205,6 +212,9 @@ extension Transaction {
         }
         var keyValue = MDB_val(key)
         var dataValue = MDB_val(value)
+        if options.isEmpty, let cursor = updateCursor(standingAt: key, in: database) {
+            return try finishPut(mdb_cursor_put(cursor, &keyValue, &dataValue, UInt32(MDB_CURRENT)), "mdb_cursor_put")
+        }
         return try finishPut(mdb_put(pointer, database.dbi, &keyValue, &dataValue, options.rawValue), "mdb_put")
     }
 
@@ -225,9 +235,13 @@ extension Transaction {
         }
         var keyValue = MDB_val(key)
         var dataValue = MDB_val(mv_size: count, mv_data: nil)
-        let stored = try finishPut(
-            mdb_put(pointer, database.dbi, &keyValue, &dataValue, options.rawValue | UInt32(MDB_RESERVE)),
-            "mdb_put")
+        let code: Int32
+        if options.isEmpty, let cursor = updateCursor(standingAt: key, in: database) {
+            code = mdb_cursor_put(cursor, &keyValue, &dataValue, UInt32(MDB_CURRENT | MDB_RESERVE))
+        } else {
+            code = mdb_put(pointer, database.dbi, &keyValue, &dataValue, options.rawValue | UInt32(MDB_RESERVE))
+        }
+        let stored = try finishPut(code, "mdb_put")
         if stored {
             try fill(UnsafeMutableRawBufferPointer(start: dataValue.mv_data, count: count))
         }
