@@ -96,7 +96,8 @@ final class BulkLoad {
                 // few puts ahead now, so their loads overlap the puts in between (W1 in BENCHMARKS.md).
                 if position + Self.prefetchDistance < order.count {
                     let ahead = entries[Int(order[position + Self.prefetchDistance].index)]
-                    objdb_prefetch(ahead.start, ahead.keyCount + ahead.valueCount)
+                    // The first lines only: a large value's copy streams, and would evict what LMDB needs.
+                    objdb_prefetch(ahead.start, min(ahead.keyCount + ahead.valueCount, 256))
                 }
                 let entry = entries[Int(order[position].index)]
                 try body(entry.key, entry.value)

@@ -31,6 +31,10 @@ package final class Transaction {
     let pointer: OpaquePointer
     private let parent: Transaction?
     private weak var child: Transaction?
+    /// Whether a child is open: `child` without a weak load, for the hot paths of a write.
+    // Unchecked exclusivity: read by every get and put of a write; written only when a child
+    // begins or ends, on the write's one thread.
+    @exclusivity(unchecked) private var hasOpenChild = false
     private let ownerThread: pthread_t
     private var openedDatabases: [String: DatabaseHandle] = [:]
     /// Tables being filled in key order at the next need (see ``BulkLoad``).
@@ -88,6 +92,7 @@ package final class Transaction {
         }
         pointer = txn
         parent?.child = self
+        parent?.hasOpenChild = true
     }
 
     deinit {
@@ -158,6 +163,7 @@ package final class Transaction {
 
     private func finish() {
         isFinished = true
+        parent?.hasOpenChild = false
         updateCursors = []
         bulkLoads = []
         finishedBulkLoads = []
@@ -183,7 +189,9 @@ extension Transaction {
         checkUsable("get")
         try checkKey(key, "mdb_get")
         if !bulkLoads.isEmpty, let load = bulkLoad(of: database) { return load.value(forKey: key) }
-        if !isReadOnly, database.options.isEmpty { return try positioningGet(key, in: database) }
+        // Not while a child is open: LMDB moved this transaction's cursors to the child, and
+        // `mdb_get` refuses the parent (MDB_BAD_TXN) where a moved cursor would read the child.
+        if !isReadOnly, database.options.isEmpty, !hasOpenChild { return try positioningGet(key, in: database) }
         var keyValue = MDB_val(key)
         var value = MDB_val()
         let code = mdb_get(pointer, database.dbi, &keyValue, &value)
@@ -212,7 +220,7 @@ extension Transaction {
         }
         var keyValue = MDB_val(key)
         var dataValue = MDB_val(value)
-        if options.isEmpty, let cursor = updateCursor(standingAt: key, in: database) {
+        if options.isEmpty, !hasOpenChild, let cursor = updateCursor(standingAt: key, in: database) {
             return try finishPut(mdb_cursor_put(cursor, &keyValue, &dataValue, UInt32(MDB_CURRENT)), "mdb_cursor_put")
         }
         return try finishPut(mdb_put(pointer, database.dbi, &keyValue, &dataValue, options.rawValue), "mdb_put")
@@ -236,7 +244,7 @@ extension Transaction {
         var keyValue = MDB_val(key)
         var dataValue = MDB_val(mv_size: count, mv_data: nil)
         let code: Int32
-        if options.isEmpty, let cursor = updateCursor(standingAt: key, in: database) {
+        if options.isEmpty, !hasOpenChild, let cursor = updateCursor(standingAt: key, in: database) {
             code = mdb_cursor_put(cursor, &keyValue, &dataValue, UInt32(MDB_CURRENT | MDB_RESERVE))
         } else {
             code = mdb_put(pointer, database.dbi, &keyValue, &dataValue, options.rawValue | UInt32(MDB_RESERVE))

@@ -62,6 +62,21 @@ struct UpdateCursorTests {
         #expect(try environment.read { try $0.entries(in: records) } == ["k=parent"])
     }
 
+    @Test func theParentCannotReadOrWriteWhileAChildIsOpen() throws {
+        let (environment, records) = try makeStore(in: directory)
+        try environment.write { try $0.put("first", forKey: "k", in: records) }
+        try environment.write { transaction in
+            #expect(try transaction.string(forKey: "k", in: records) == "first")
+            let child = try transaction.beginChild()
+            try child.put("in the child", forKey: "k", in: records)
+            // LMDB moved the parent's cursor to the child: through it the parent would see the child.
+            #expect(throws: ObjDBError.self) { try transaction.string(forKey: "k", in: records) }
+            #expect(throws: ObjDBError.self) { try transaction.put("parent", forKey: "k", in: records) }
+            try child.commit()
+            #expect(try transaction.string(forKey: "k", in: records) == "in the child")
+        }
+    }
+
     // MARK: - Steps
 
     private static let keys = (0..<24).map { "key \($0)" }
