@@ -21,6 +21,8 @@ struct PredicateParser {
     private var argumentIndex = 0
     /// The arguments `$0`, `$1`, … and `$K0`, … named by position.
     private var positionsUsed = Set<Int>()
+    /// Parentheses both of whose readings failed, with the error they threw.
+    private var failedParentheses: [ParenthesisAttempt: ObjDBError] = [:]
     /// The `SORT(…)`, `DISTINCT(…)` and `LIMIT(n)` after the predicate, in order (see ``OrderingTrailer``).
     private(set) var ordering: [OrderingStep] = []
 
@@ -77,6 +79,10 @@ struct PredicateParser {
             // `(a + b) * 2 > c` opens an operand, `(a > b)` a predicate; at most one reading parses.
             // Try the one the parenthesis looks like first (a failed reading throws, which costs
             // more than the rest of the parse), then the other; report whichever error came later.
+            // A parenthesis that failed from this state fails again: without the memo, each of two
+            // readings re-parses what it holds, and nested SUBQUERYs cost 2^depth.
+            let attempt = ParenthesisAttempt(position: position, depth: depth, argumentIndex: argumentIndex)
+            if let failure = failedParentheses[attempt] { throw failure }
             let saved = state
             let groupFirst = parenthesisHoldsPredicate()
             var comparisonError: ObjDBError?
@@ -89,12 +95,14 @@ struct PredicateParser {
                     state = saved
                 }
             }
-            if let comparisonError, let groupError,
-                (comparisonError.position ?? 0) > (groupError.position ?? 0)
-            {
-                throw comparisonError
+            let failure: ObjDBError
+            if let comparisonError, let groupError, (comparisonError.position ?? 0) > (groupError.position ?? 0) {
+                failure = comparisonError
+            } else {
+                failure = groupError ?? comparisonError!
             }
-            throw groupError ?? comparisonError!
+            failedParentheses[attempt] = failure
+            throw failure
         }
         if current.isKeyword("TRUEPREDICATE") {
             advance()
@@ -136,6 +144,13 @@ struct PredicateParser {
         "AND", "OR", "NOT", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "IN", "BETWEEN", "ANY", "SOME", "ALL",
         "NONE",
     ]
+
+    /// Where a parenthesis was read from: its outcome depends on nothing else.
+    private struct ParenthesisAttempt: Hashable {
+        let position: Int
+        let depth: Int
+        let argumentIndex: Int
+    }
 
     /// The parser's position and what it has used, to try one reading and fall back to another.
     private var state: (position: Int, depth: Int, argumentIndex: Int, positionsUsed: Set<Int>) {

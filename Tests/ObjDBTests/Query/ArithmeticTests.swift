@@ -58,6 +58,17 @@ struct ArithmeticTests {
         #expect(try store.names("(ANY items.price > 5)") == ["bob"])
     }
 
+    @Test func aMalformedPredicateNestedFortyDeepFailsAtOnce() throws {
+        let store = try OperandStore()
+        var text = "(price >"
+        for level in 0..<40 { text = "(SUBQUERY(items, $x\(level), \(text)).@count > 0)" }
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(throws: ObjDBError.self) { try store.names(text) }
+        // Each level tries two readings of its parenthesis; re-parsing what failed would take 2^40.
+        #expect(clock.now - start < .seconds(5))
+    }
+
     @Test func aBadParenthesisReportsTheErrorFurthestIn() throws {
         let store = try OperandStore()
         for (query, position) in [("(age > )", 7), ("(age + ) > 3", 7), ("(age + 1) >", 11)] {
