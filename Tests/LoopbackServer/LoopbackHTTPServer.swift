@@ -57,6 +57,7 @@ package final class LoopbackHTTPServer: Sendable {
         var requests: [Request] = []
         var abandoned = 0
         var openConnections = 0
+        var delayed = 0
         var stopped = false
     }
 
@@ -114,6 +115,9 @@ package final class LoopbackHTTPServer: Sendable {
     /// Connections being served now.
     package var openConnections: Int { state.withLock { $0.openConnections } }
 
+    /// Requests read whole and waiting out their response's delay now.
+    package var delayedRequests: Int { state.withLock { $0.delayed } }
+
     /// Waits up to `limit` until no connection is open; returns whether none is.
     package func waitUntilIdle(within limit: Duration = .seconds(5)) -> Bool {
         let deadline = ContinuousClock.now + limit
@@ -155,12 +159,17 @@ package final class LoopbackHTTPServer: Sendable {
     private func serve(_ connection: Int32) {
         guard let request = readRequest(connection) else { return }
         let response = handler(request)
-        if response.delay > .zero, !waitWhileOpen(connection, for: response.delay) {
+        if response.delay > .zero {
+            state.withLock { $0.delayed += 1 }
+            let isOpen = waitWhileOpen(connection, for: response.delay)
             state.withLock {
-                $0.requests.append(request)
-                $0.abandoned += 1
+                $0.delayed -= 1
+                if !isOpen {
+                    $0.requests.append(request)
+                    $0.abandoned += 1
+                }
             }
-            return
+            if !isOpen { return }
         }
         state.withLock { $0.requests.append(request) }
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
