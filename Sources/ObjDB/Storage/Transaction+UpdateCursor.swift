@@ -10,6 +10,14 @@ import Foundation
 /// the put checks that the cursor still stands at its key: anything in between (a delete, an
 /// insert that moved it, a get of another key) sends the put the ordinary way.
 extension Transaction {
+    /// Whether a get in `database` goes through its update cursor: a plain table of a write with
+    /// no child open. While a child is open, LMDB has moved this transaction's cursors to it, and
+    /// `mdb_get` refuses the parent (MDB_BAD_TXN) where a moved cursor would read the child.
+    @inline(__always)
+    func readsThroughUpdateCursor(_ database: DatabaseHandle) -> Bool {
+        !isReadOnly && database.options.isEmpty && !hasOpenChild
+    }
+
     /// The value under `key` in a plain table of this write, found with the table's update cursor.
     func positioningGet(_ key: UnsafeRawBufferPointer, in database: DatabaseHandle) throws
         -> UnsafeRawBufferPointer?
@@ -27,7 +35,7 @@ extension Transaction {
     /// in place; `nil` otherwise (no get positioned one there, or a write since moved it).
     @inline(__always)
     func updateCursor(standingAt key: UnsafeRawBufferPointer, in database: DatabaseHandle) -> OpaquePointer? {
-        guard !updateCursors.isEmpty else { return nil }
+        guard !updateCursors.isEmpty, !hasOpenChild else { return nil }
         for entry in updateCursors where entry.dbi == database.dbi {
             var current = MDB_val()
             var value = MDB_val()

@@ -34,7 +34,7 @@ package final class Transaction {
     /// Whether a child is open: `child` without a weak load, for the hot paths of a write.
     // Unchecked exclusivity: read by every get and put of a write; written only when a child
     // begins or ends, on the write's one thread.
-    @exclusivity(unchecked) private var hasOpenChild = false
+    @exclusivity(unchecked) private(set) var hasOpenChild = false
     private let ownerThread: pthread_t
     private var openedDatabases: [String: DatabaseHandle] = [:]
     /// Tables being filled in key order at the next need (see ``BulkLoad``).
@@ -189,9 +189,7 @@ extension Transaction {
         checkUsable("get")
         try checkKey(key, "mdb_get")
         if !bulkLoads.isEmpty, let load = bulkLoad(of: database) { return load.value(forKey: key) }
-        // Not while a child is open: LMDB moved this transaction's cursors to the child, and
-        // `mdb_get` refuses the parent (MDB_BAD_TXN) where a moved cursor would read the child.
-        if !isReadOnly, database.options.isEmpty, !hasOpenChild { return try positioningGet(key, in: database) }
+        if readsThroughUpdateCursor(database) { return try positioningGet(key, in: database) }
         var keyValue = MDB_val(key)
         var value = MDB_val()
         let code = mdb_get(pointer, database.dbi, &keyValue, &value)
@@ -220,7 +218,7 @@ extension Transaction {
         }
         var keyValue = MDB_val(key)
         var dataValue = MDB_val(value)
-        if options.isEmpty, !hasOpenChild, let cursor = updateCursor(standingAt: key, in: database) {
+        if options.isEmpty, let cursor = updateCursor(standingAt: key, in: database) {
             return try finishPut(mdb_cursor_put(cursor, &keyValue, &dataValue, UInt32(MDB_CURRENT)), "mdb_cursor_put")
         }
         return try finishPut(mdb_put(pointer, database.dbi, &keyValue, &dataValue, options.rawValue), "mdb_put")
@@ -244,7 +242,7 @@ extension Transaction {
         var keyValue = MDB_val(key)
         var dataValue = MDB_val(mv_size: count, mv_data: nil)
         let code: Int32
-        if options.isEmpty, !hasOpenChild, let cursor = updateCursor(standingAt: key, in: database) {
+        if options.isEmpty, let cursor = updateCursor(standingAt: key, in: database) {
             code = mdb_cursor_put(cursor, &keyValue, &dataValue, UInt32(MDB_CURRENT | MDB_RESERVE))
         } else {
             code = mdb_put(pointer, database.dbi, &keyValue, &dataValue, options.rawValue | UInt32(MDB_RESERVE))

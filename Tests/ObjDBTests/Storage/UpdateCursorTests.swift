@@ -50,11 +50,7 @@ struct UpdateCursorTests {
 
     @Test func anAbortedChildLeavesTheParentsUpdateWhereItWas() throws {
         let (environment, records) = try makeStore(in: directory)
-        try environment.write { try $0.put("first", forKey: "k", in: records) }
-        try environment.write { transaction in
-            #expect(try transaction.string(forKey: "k", in: records) == "first")
-            let child = try transaction.beginChild()
-            try child.put("in the child", forKey: "k", in: records)
+        try withAChildThatPutK(environment, records) { transaction, child in
             try child.delete("k", in: records)
             child.abort()
             try transaction.put("parent", forKey: "k", in: records)
@@ -64,11 +60,7 @@ struct UpdateCursorTests {
 
     @Test func theParentCannotReadOrWriteWhileAChildIsOpen() throws {
         let (environment, records) = try makeStore(in: directory)
-        try environment.write { try $0.put("first", forKey: "k", in: records) }
-        try environment.write { transaction in
-            #expect(try transaction.string(forKey: "k", in: records) == "first")
-            let child = try transaction.beginChild()
-            try child.put("in the child", forKey: "k", in: records)
+        try withAChildThatPutK(environment, records) { transaction, child in
             // LMDB moved the parent's cursor to the child: through it the parent would see the child.
             #expect(throws: ObjDBError.self) { try transaction.string(forKey: "k", in: records) }
             #expect(throws: ObjDBError.self) { try transaction.put("parent", forKey: "k", in: records) }
@@ -78,6 +70,20 @@ struct UpdateCursorTests {
     }
 
     // MARK: - Steps
+
+    /// Stores `k` = "first", then, in a write whose get left its cursor at `k`, runs `body` with a
+    /// child that put "in the child" there.
+    private func withAChildThatPutK(
+        _ environment: Environment, _ records: DatabaseHandle, _ body: (Transaction, Transaction) throws -> Void
+    ) throws {
+        try environment.write { try $0.put("first", forKey: "k", in: records) }
+        try environment.write { transaction in
+            #expect(try transaction.string(forKey: "k", in: records) == "first")
+            let child = try transaction.beginChild()
+            try child.put("in the child", forKey: "k", in: records)
+            try body(transaction, child)
+        }
+    }
 
     private static let keys = (0..<24).map { "key \($0)" }
 
