@@ -39,4 +39,23 @@ final class PropertyTracer {
         cache.withLock { $0[CacheKey(keyPath: keyPath)] = name }
         return name
     }
+
+    /// The property an untyped key path reads on `type`.
+    static func propertyName(_ keyPath: AnyKeyPath, on type: ObjectBase.Type) throws -> String {
+        guard let discovered = try? DiscoveredType.of(type) else {
+            throw ObjDBError.unknownType(String(describing: type))
+        }
+        PropertyOrdinal.reset()
+        let instance = type.init()
+        let tracer = PropertyTracer()
+        instance.tracer = tracer
+        _ = instance[keyPath: keyPath]
+        guard tracer.ordinals.count == 1, let ordinal = tracer.ordinals.first,
+            ordinal < discovered.propertyIndexByOrdinal.count
+        else {
+            throw ObjDBError.invalidQuery(
+                type: discovered.schema.name, reason: "#Predicate: \(keyPath) is not one stored property")
+        }
+        return discovered.schema.properties[discovered.propertyIndexByOrdinal[ordinal]].name
+    }
 }
