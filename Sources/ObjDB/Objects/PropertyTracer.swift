@@ -22,8 +22,11 @@ final class PropertyTracer {
     /// - Precondition: `keyPath` reads exactly one `@Persisted` property.
     static func propertyName<Root: ObjectBase, Value>(_ keyPath: KeyPath<Root, Value>) -> String {
         if let known = cache.withLock({ $0[CacheKey(keyPath: keyPath)] }) { return known }
-        guard let discovered = try? DiscoveredType.of(Root.self) else {
-            preconditionFailure("\(Root.self) cannot be stored, so it cannot be queried.")
+        let discovered: DiscoveredType
+        do {
+            discovered = try DiscoveredType.of(Root.self)
+        } catch {
+            preconditionFailure("\(Root.self) cannot be stored, so it cannot be queried: \(error)")
         }
         PropertyOrdinal.reset()
         let instance = Root()
@@ -41,10 +44,11 @@ final class PropertyTracer {
     }
 
     /// The property an untyped key path reads on `type`.
+    ///
+    /// - Throws: ``ObjDBError/invalidSchema(type:reason:)`` when `type` cannot be stored,
+    ///   ``ObjDBError/invalidQuery(type:reason:)`` when `keyPath` is not one stored property.
     static func propertyName(_ keyPath: AnyKeyPath, on type: ObjectBase.Type) throws -> String {
-        guard let discovered = try? DiscoveredType.of(type) else {
-            throw ObjDBError.unknownType(String(describing: type))
-        }
+        let discovered = try DiscoveredType.of(type)
         PropertyOrdinal.reset()
         let instance = type.init()
         let tracer = PropertyTracer()

@@ -48,7 +48,8 @@ final class DiscoveredType: Sendable {
     }
 
     /// The object key an unmanaged object's primary key gives, or `nil` for a class without one
-    /// (or one that cannot be stored).
+    /// (or one that cannot be stored: hashing an unmanaged object is no misuse, and opening a
+    /// database with such a class throws ``ObjDBError/invalidSchema(type:reason:)`` with the reason).
     static func primaryKey(of object: ObjectBase) -> ObjectKey? {
         guard let discovered = try? of(type(of: object)), let property = discovered.schema.primaryKey,
             let ordinal = discovered.propertyIndexByOrdinal.firstIndex(where: {
