@@ -154,7 +154,13 @@ public struct SyncCredentials: Sendable, Hashable {
                     + "run chmod 600 \(path)")
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-        let text = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+        let contents: Data?
+        do {
+            contents = try handle.readToEnd()
+        } catch {
+            throw SyncError(.credentials, "cannot read the credentials file \(path): \(error)")
+        }
+        let text = String(decoding: contents ?? Data(), as: UTF8.self)
         var values: [String: String] = [:]
         for line in text.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
