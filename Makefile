@@ -30,14 +30,18 @@ build: deps
 	$(SWIFT) build --build-tests 2>&1 | tee .build/build.log
 	@if grep -E '^/.*: warning:' .build/build.log; then echo "error: the build has warnings"; exit 1; fi
 
-## Lists which folders of Sources/ObjDB name which others' types; fails on an upward reference.
+## Lists which folders of Sources/ObjDB use which others' types, members and functions; fails on an
+## upward use or a cycle inside a layer.
 layers:
 	python3 Scripts/layers.py
 
 ## The DocC catalog (Sources/ObjDB/ObjDB.docc) with the API reference, from the debug build's module:
-## fails on any DocC warning and on a public symbol without a doc comment. To read it:
+## fails on any DocC warning, on a public symbol without a doc comment, and on a backticked Swift name
+## or path (or a link) in README.md, docs/ or the catalog that the code or the repository does not have
+## (Scripts/doc-references.py). To read it:
 ## python3 -m http.server -d .build/docs, then open localhost:8000/documentation/objdb.
 docs: build
+	python3 Scripts/doc-references.py
 	@rm -rf $(SYMBOL_GRAPHS) .build/docs && mkdir -p $(SYMBOL_GRAPHS)
 	$(SWIFT) symbolgraph-extract -module-name ObjDB -I .build/debug/Modules -I Sources/CLMDB \
 		-minimum-access-level public -skip-inherited-docs -skip-synthesized-members -output-dir $(SYMBOL_GRAPHS)
