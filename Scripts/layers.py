@@ -168,11 +168,11 @@ class Index:
             tokens.append((match.group(), line))
             if match.group() == "\n":
                 line += 1
-        # (kind, qualified type name or None, private) per open brace
+        # Per open brace: (kind, qualified type name or None, private, whether an extension)
         scopes = []
         contexts = [()] * len(tokens)  # per token: the qualified names of the enclosing types, outermost first
         declared = set()
-        pending = None  # a type header waiting for its "{": (qualified name, private)
+        pending = None  # a type header waiting for its "{": (qualified name, private, whether an extension)
         modifiers = []
         current = ()
         texts = [t for t, _ in tokens]
@@ -206,8 +206,6 @@ class Index:
                 modifiers = []
             elif text in ("private", "fileprivate") and texts[i + 1 : i + 2] != ["("]:
                 modifiers.append("private")
-            elif text == "static" or (text == "class" and i + 1 < count and texts[i + 1] in KEYWORDS):
-                modifiers.append("static")
             elif text in TYPE_KEYWORDS and at_declaration_level and paren == 0 and i + 1 < count:
                 j = i + 1
                 name = texts[j]
