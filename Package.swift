@@ -34,6 +34,10 @@ let package = Package(
             linkerSettings: [.linkedLibrary("lmdb"), .linkedLibrary("sqlite3")]
         ),
         .target(name: "ObjDB", dependencies: ["CLMDB"]),
+        // The tools' view of a store (info, check, scans, export, import): a library above the core,
+        // which cannot name it; it reaches the core's internals through `package` declarations. Not a
+        // product: outside this package it would have no API.
+        .target(name: "ObjDBInspection", dependencies: ["ObjDB"]),
         // Debian's libssl-dev: libcrypto's HMAC-SHA1 signs ObjDBSync's OAuth 1.0a requests.
         .systemLibrary(
             name: "CCrypto",
@@ -56,7 +60,7 @@ let package = Package(
         .target(name: "ToolSupport", path: "Tools/ToolSupport"),
         .executableTarget(
             name: "objdb-inspect",
-            dependencies: ["ObjDB", "ToolSupport", "CEditLine"],
+            dependencies: ["ObjDB", "ObjDBInspection", "ToolSupport", "CEditLine"],
             path: "Tools/objdb-inspect"
         ),
         // Runs a child and reports its own peak memory (a tiny process, so none is inherited).
@@ -86,7 +90,7 @@ let package = Package(
         // A child process for tests that need a second process on the same store.
         .executableTarget(
             name: "objdb-test-child",
-            dependencies: ["ObjDB", "CLMDB"],
+            dependencies: ["ObjDB", "ObjDBInspection", "CLMDB"],
             path: "Tests/TestChild"
         ),
         // Helpers every test target shares: temporary directories, running the built tools.
@@ -96,7 +100,8 @@ let package = Package(
         .testTarget(
             name: "ObjDBTests",
             dependencies: [
-                "ObjDB", "ObjDBSync", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect", "AllocationCounter",
+                "ObjDB", "ObjDBInspection", "ObjDBSync", "CLMDB", "TestSupport", "objdb-test-child", "objdb-inspect",
+                "AllocationCounter",
             ]),
         .testTarget(
             name: "ObjDBSyncTests",
@@ -104,8 +109,8 @@ let package = Package(
         .testTarget(
             name: "ToolsTests",
             dependencies: [
-                "ObjDB", "ToolSupport", "TestSupport", "objdb-inspect", "objdb-sync", "objdb-bench", "objdb-demo",
-                "objdb-test-child", "objdb-child-rusage",
+                "ObjDB", "ObjDBInspection", "ToolSupport", "TestSupport", "objdb-inspect", "objdb-sync", "objdb-bench",
+                "objdb-demo", "objdb-test-child", "objdb-child-rusage",
             ]
         ),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import ObjDB
+import ObjDBInspection
 
 // The crash suite's workload: random write transactions, derived from a seed, applied both to a
 // store and to an in-memory model. The writer reports each commit as it returns; after the writer

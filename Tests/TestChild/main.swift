@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 import ObjDB
+import ObjDBInspection
 
 // A second process for tests that need one on the same store:
 //   objdb-test-child hold-reader PATH      opens a read transaction, prints "ready", waits to be killed

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import ObjDB
+@testable import ObjDBInspection
 
 final class ScaleUser: Object {
     @Persisted(primaryKey: true) var id: Int64

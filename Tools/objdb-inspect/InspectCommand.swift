@@ -1,5 +1,6 @@
 import Foundation
 import ObjDB
+import ObjDBInspection
 import ToolSupport
 
 /// `objdb-inspect [--no-color] PATH [COMMAND [OPERANDS] [OPTIONS]]`, `objdb-inspect -h | --help | help [COMMAND]`.

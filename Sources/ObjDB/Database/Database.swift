@@ -56,7 +56,7 @@ public final class Database: Sendable, SnapshotOwner {
 
     /// The schema in force: the stored one, with the declared classes applied.
     public var schema: Schema { catalog.schema }
-    var environment: Environment { catalog.environment }
+    package var environment: Environment { catalog.environment }
 
     /// Opens (or creates) the store at `path` for objects of `types`.
     public convenience init(path: String, types: [ObjectBase.Type] = []) throws {
@@ -200,13 +200,13 @@ extension Database {
 
 extension Database {
     /// Each type's binding, by name.
-    var bindings: [String: TypeBinding] { catalog.bindings }
+    package var bindings: [String: TypeBinding] { catalog.bindings }
     /// The types by name, for the codecs.
-    var schemaIndex: SchemaIndex { catalog.schemaIndex }
+    package var schemaIndex: SchemaIndex { catalog.schemaIndex }
     /// `objdb.meta`.
     var meta: DatabaseHandle? { catalog.meta }
     /// `objdb.backlinks`.
-    var backlinks: DatabaseHandle? { catalog.backlinks }
+    package var backlinks: DatabaseHandle? { catalog.backlinks }
     /// The change log.
     var changeLog: DatabaseHandle? { catalog.changeLog }
     /// The longest table key (``StoreCatalog/maxTableKeySize``).

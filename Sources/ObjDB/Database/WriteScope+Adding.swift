@@ -96,7 +96,7 @@ extension WriteScope {
     ///
     /// - Returns: the table key.
     @discardableResult
-    func put(
+    package func put(
         _ values: [StoredValue], key: ObjectKey, in binding: TypeBinding, policy: UpdatePolicy,
         isCanonical: Bool = false
     ) throws -> [UInt8] {

@@ -5,12 +5,12 @@
 /// (or of the write's own snapshot) read what the write did. The record, its indexes, its
 /// backlinks and the change log change together, in the one LMDB write transaction
 /// (`WriteScope+Adding`, `+Indexes`, `+Backlinks`, `+Deleting`).
-final class WriteScope: ObjectWriter {
+package final class WriteScope: ObjectWriter {
     let database: Database
     /// What the write reads and writes through; its objects become writable for the write.
     let snapshot: Snapshot
     /// Internal-ID counters read or advanced by this write, flushed on commit.
-    var sequences: [String: UInt64] = [:]
+    package var sequences: [String: UInt64] = [:]
     /// Unmanaged objects being added now, so links between them (cycles too) resolve.
     var objectsBeingAdded: [ObjectIdentifier: (TypeBinding, ObjectKey)] = [:]
     /// An error from a property assignment, which cannot throw, or from a write that failed
@@ -211,7 +211,7 @@ final class WriteScope: ObjectWriter {
     }
 
     /// The next internal ID of a type without a primary key; IDs only grow, and are never reused.
-    func nextInternalID(for binding: TypeBinding) throws -> UInt64 {
+    package func nextInternalID(for binding: TypeBinding) throws -> UInt64 {
         let name = binding.schema.name
         if let next = sequences[name] {
             sequences[name] = next + 1
@@ -232,12 +232,12 @@ final class WriteScope: ObjectWriter {
     }
 
     /// The record of the object with table key `key`, or `nil` when there is none.
-    func record(in binding: TypeBinding, key: [UInt8]) throws -> RecordReader? {
+    package func record(in binding: TypeBinding, key: [UInt8]) throws -> RecordReader? {
         try snapshot.record(in: binding, key: key)
     }
 
     /// Every stored value of a record, parallel to the type's properties.
-    func values(of reader: RecordReader, in binding: TypeBinding) -> [StoredValue] {
+    package func values(of reader: RecordReader, in binding: TypeBinding) -> [StoredValue] {
         snapshot.values(of: reader, in: binding)
     }
 

@@ -41,7 +41,7 @@
 /// - ``cancel()``
 /// - ``isFinished``
 public final class WriteTransaction {
-    let scope: WriteScope
+    package let scope: WriteScope
     /// Whether ``commit()`` or ``cancel()`` ended the transaction.
     public private(set) var isFinished = false
     /// Whether the write is one of an async batch: the batch commits, not the transaction.

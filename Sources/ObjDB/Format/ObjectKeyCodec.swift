@@ -94,7 +94,7 @@ package enum ObjectKeyCodec {
     }
 
     /// The key of an object whose primary-key property holds `value`.
-    static func key(fromPrimaryKey value: StoredValue, type: PropertyType) -> ObjectKey? {
+    package static func key(fromPrimaryKey value: StoredValue, type: PropertyType) -> ObjectKey? {
         switch (value, type) {
         case (.int(let number), _) where type.isInteger: return .int(number)
         case (.string(let text), .string): return .string(text)

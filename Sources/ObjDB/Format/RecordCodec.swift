@@ -162,7 +162,7 @@ struct RecordCodec {
 }
 
 /// A schema with its types looked up by name in constant time.
-final class SchemaIndex: Sendable {
+package final class SchemaIndex: Sendable {
     let schema: Schema
     private let byName: [String: ObjectSchema]
 
@@ -171,5 +171,5 @@ final class SchemaIndex: Sendable {
         byName = Dictionary(schema.types.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    subscript(name: String) -> ObjectSchema? { byName[name] }
+    package subscript(name: String) -> ObjectSchema? { byName[name] }
 }

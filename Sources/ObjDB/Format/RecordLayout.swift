@@ -52,7 +52,7 @@ enum RecordLayout {
 }
 
 /// One field of a record, as a reader finds it.
-enum RecordField {
+package enum RecordField {
     /// The record predates the property: use its default.
     case absent
     /// The value is `nil`.
@@ -88,7 +88,7 @@ enum RecordDamage: Error, Equatable, CustomStringConvertible {
 }
 
 /// Reads fields of one record in place.
-struct RecordReader {
+package struct RecordReader {
     /// The whole record.
     let record: UnsafeRawBufferPointer
     /// The number of slots: property IDs at and above it read as absent.
@@ -110,13 +110,13 @@ struct RecordReader {
     /// Checks the header and that the slot table fits, in constant time; each field is
     /// bounds-checked when read, and a damaged one reads as absent. Hot paths use this.
     @inline(__always)
-    init?(header record: UnsafeRawBufferPointer) {
+    package init?(header record: UnsafeRawBufferPointer) {
         guard let reader = try? RecordReader(checkingHeader: record) else { return nil }
         self = reader
     }
 
     /// Checks the record's whole structure; `nil` when it is damaged.
-    init?(validating record: UnsafeRawBufferPointer) {
+    package init?(validating record: UnsafeRawBufferPointer) {
         guard let reader = try? RecordReader(checking: record) else { return nil }
         self = reader
     }
@@ -182,7 +182,7 @@ struct RecordReader {
 
     /// The field of property ID `slot`.
     @inline(__always)
-    func field(_ slot: Int) -> RecordField {
+    package func field(_ slot: Int) -> RecordField {
         guard slot >= 0, slot < slotCount else { return .absent }
         if statesStart != 0 {
             let state = self.state(slot)

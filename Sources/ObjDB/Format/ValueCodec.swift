@@ -22,8 +22,12 @@ import Foundation
 /// plus one (`0` for `nil`) and its bytes. Maps: nothing when empty, else a ``VarUInt`` entry
 /// count, then per entry in ascending key order the key's UTF-8 length (``VarUInt``), the key,
 /// and the value length-prefixed.
-struct ValueCodec {
+package struct ValueCodec {
     let schema: SchemaIndex
+
+    package init(schema: SchemaIndex) {
+        self.schema = schema
+    }
 
     // MARK: Encoding
 
@@ -203,7 +207,7 @@ struct ValueCodec {
     // MARK: Decoding
 
     /// The stored value of `field` for `property` (absent fields read as the type's zero value).
-    func decodeField(_ field: RecordField, of property: PropertySchema) -> StoredValue {
+    package func decodeField(_ field: RecordField, of property: PropertySchema) -> StoredValue {
         switch field {
         case .absent:
             return zeroValue(of: property)
@@ -222,7 +226,7 @@ struct ValueCodec {
     }
 
     /// The value a property reads as when its record holds none.
-    func zeroValue(of property: PropertySchema) -> StoredValue {
+    package func zeroValue(of property: PropertySchema) -> StoredValue {
         switch property.collection {
         case .list, .set: return .list([])
         case .map: return .map([:])
@@ -289,14 +293,14 @@ struct ValueCodec {
     }
 
     /// The element count a list, set or map field states (0 for an empty or damaged one).
-    static func elementCount(_ bytes: UnsafeRawBufferPointer) -> Int {
+    package static func elementCount(_ bytes: UnsafeRawBufferPointer) -> Int {
         var offset = 0
         return VarUInt.read(bytes, at: &offset) ?? 0
     }
 
     /// Calls `body` with each element's bytes (`nil` for a `nil` element) of a list or set field;
     /// stops at the first damaged element.
-    func forEachElement(
+    package func forEachElement(
         _ bytes: UnsafeRawBufferPointer, as property: PropertySchema, _ body: (UnsafeRawBufferPointer?) -> Void
     ) {
         var offset = 0

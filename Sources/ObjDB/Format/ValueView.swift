@@ -4,7 +4,7 @@ import Foundation
 /// bytes directly (`objdb-inspect`'s JSON, CSV and table output) read instead of a ``StoredValue``.
 ///
 /// Pointers are valid as long as the record they come from.
-enum ValueView {
+package enum ValueView {
     case bool(Bool)
     case int(Int64)
     case float(Float)
@@ -23,7 +23,7 @@ enum ValueView {
 }
 
 /// An object key as its table stores it, read without copying.
-enum ObjectKeyView {
+package enum ObjectKeyView {
     case int(Int64)
     /// UTF-8.
     case string(UnsafeRawBufferPointer)
@@ -33,7 +33,7 @@ enum ObjectKeyView {
 
 extension ObjectKeyCodec {
     /// The key a table of a type whose primary key is of `type` stores as `bytes`; `nil` for a damaged key.
-    static func view(_ bytes: UnsafeRawBufferPointer, primaryKeyType type: PropertyType?) -> ObjectKeyView? {
+    package static func view(_ bytes: UnsafeRawBufferPointer, primaryKeyType type: PropertyType?) -> ObjectKeyView? {
         // Mirrors decode(_:primaryKeyType:), without a String for a string key.
         guard let type else { return OrderedVarInt.decodeUnsigned(bytes).map(ObjectKeyView.internalID) }
         if type.isInteger { return OrderedVarInt.decode(bytes).map(ObjectKeyView.int) }
@@ -56,7 +56,7 @@ extension ObjectKeyCodec {
 extension ValueCodec {
     /// One non-nil value of `property`'s element type, in place; `nil` when the bytes cannot be one.
     /// Mirrors ``decodeValue(_:as:)``, without building a `StoredValue`.
-    func view(_ bytes: UnsafeRawBufferPointer, as property: PropertySchema) -> ValueView? {
+    package func view(_ bytes: UnsafeRawBufferPointer, as property: PropertySchema) -> ValueView? {
         switch property.type {
         case .bool: return FieldDecoding.bool(bytes).map(ValueView.bool)
         case .int, .int64: return FieldDecoding.integer(bytes).map(ValueView.int)
@@ -89,7 +89,7 @@ extension ValueCodec {
 
     /// Calls `body` with each entry of a map field: the key's UTF-8 and the value's bytes (`nil` for
     /// `nil`). Stops at the first damaged entry. Mirrors ``decodeMap(_:as:)``.
-    func forEachMapEntry(
+    package func forEachMapEntry(
         _ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Void
     ) rethrows {
         var offset = 0

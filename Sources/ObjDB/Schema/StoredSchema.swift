@@ -5,13 +5,13 @@ import Foundation
 /// The schema lives in the `objdb.meta` database under the key `schema`, as
 /// JSON: it is read once per open, so readability (by `objdb-inspect` and by
 /// people) wins over speed here, unlike records.
-enum StoredSchema {
+package enum StoredSchema {
     static let key = MetaKeys.schema
     /// The schema version alone (u64 big-endian), which every write checks cheaply.
     static let versionKey = MetaKeys.schemaVersion
 
     /// The schema stored in the file, or `nil` for a store that has none yet.
-    static func read(in transaction: Transaction) throws -> Schema? {
+    package static func read(in transaction: Transaction) throws -> Schema? {
         guard let meta = try transaction.openDatabaseIfPresent(named: StoreFormat.metaDatabaseName),
             let bytes = try key.withUnsafeBytes({ try transaction.get($0, in: meta) })
         else { return nil }

@@ -1,13 +1,13 @@
 extension TypeBinding {
     /// One link a record holds: its target and the top-level property holding it.
-    struct Link: Hashable {
-        let targetType: String
-        let targetKey: [UInt8]
-        let propertyID: UInt16
+    package struct Link: Hashable {
+        package let targetType: String
+        package let targetKey: [UInt8]
+        package let propertyID: UInt16
     }
 
     /// The links `values` of an object of this type hold, by the top-level property holding each.
-    func links(in values: [StoredValue]) -> Set<Link> {
+    package func links(in values: [StoredValue]) -> Set<Link> {
         var links = Set<Link>()
         for property in linkProperties {
             collectLinks(values[property.position], propertyID: property.schema.id, into: &links)

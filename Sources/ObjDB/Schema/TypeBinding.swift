@@ -1,22 +1,22 @@
 /// One object type as a particular database stores it: its stored schema, its
 /// tables, and how its class's properties map to stored properties.
-final class TypeBinding: Sendable {
+package final class TypeBinding: Sendable {
     /// The stored schema, with property IDs.
-    let schema: ObjectSchema
+    package let schema: ObjectSchema
     /// The class, when the database was opened with it.
     let swiftType: ObjectBase.Type?
     /// The object table; `nil` for embedded types, which live inside their owners.
-    let table: DatabaseHandle?
+    package let table: DatabaseHandle?
     /// The properties, parallel to `schema.properties`.
-    let properties: [BoundProperty]
+    package let properties: [BoundProperty]
     /// The properties by the ordinal of the class's `@Persisted` declarations.
     let propertiesByOrdinal: [BoundProperty]
     /// The primary key, if any.
-    let primaryKey: BoundProperty?
+    package let primaryKey: BoundProperty?
     /// The primary key's ordinal in the class, if the class is known and has one.
     let primaryKeyOrdinal: Int?
     /// Whether any property holds links (or embedded objects, which may): adding may add others.
-    let hasLinks: Bool
+    package let hasLinks: Bool
     /// Whether some property of some type links to this type: only then can deleting one of its objects
     /// have links to clear.
     let isLinkTarget: Bool
@@ -77,7 +77,7 @@ final class TypeBinding: Sendable {
     }
 
     /// The property named `name`.
-    subscript(name: String) -> BoundProperty? { byName[name] }
+    package subscript(name: String) -> BoundProperty? { byName[name] }
 
     /// The object key a table key of this type encodes, or `nil` for a damaged one.
     func objectKey(fromTableKey key: [UInt8]) -> ObjectKey? {
@@ -86,13 +86,13 @@ final class TypeBinding: Sendable {
 }
 
 /// One property of a bound type.
-final class BoundProperty: Sendable {
+package final class BoundProperty: Sendable {
     /// The stored description.
-    let schema: PropertySchema
+    package let schema: PropertySchema
     /// Its position in the type's property list (and in value arrays).
-    let position: Int
+    package let position: Int
     /// Its secondary index, if it has one.
-    let index: DatabaseHandle?
+    package let index: DatabaseHandle?
 
     init(schema: PropertySchema, position: Int, index: DatabaseHandle?) {
         self.schema = schema

@@ -41,7 +41,7 @@ public struct PropertySchema: Codable, Sendable, Hashable {
     public var isStored: Bool { type != .linkingObjects }
 
     /// Whether an index is kept for it: a secondary index, not the primary key (the table's own key).
-    var isIndexed: Bool { index != nil && !isPrimaryKey }
+    package var isIndexed: Bool { index != nil && !isPrimaryKey }
 
     /// A description such as `String?`, `List<Tag>` or `Map<String, Int>`, for messages.
     public var typeDescription: String {

@@ -66,7 +66,7 @@ public enum ObjectKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The key as a stored value, as the primary-key property holds it.
-    var storedValue: StoredValue {
+    package var storedValue: StoredValue {
         switch self {
         case .int(let value): return .int(value)
         case .string(let value): return .string(value)

@@ -1,4 +1,5 @@
 import Foundation
+import ObjDBInspection
 import Synchronization
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import ObjDBInspection
 import ObjDBSync
 import TestSupport
 import Testing

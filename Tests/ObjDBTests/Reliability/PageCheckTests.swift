@@ -1,5 +1,6 @@
 import CLMDB
 import Foundation
+import ObjDBInspection
 import TestSupport
 import Testing
 

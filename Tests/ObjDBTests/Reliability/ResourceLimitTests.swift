@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ObjDBInspection
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import ObjDB
+import ObjDBInspection
 import ToolSupport
 
 /// `check`: verifies every record, index entry, link and backlink; exit code 1 when anything is wrong.

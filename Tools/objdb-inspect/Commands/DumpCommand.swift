@@ -1,5 +1,6 @@
 import Foundation
 import ObjDB
+import ObjDBInspection
 import ToolSupport
 
 /// `dump TYPE`: the objects of a type, filtered, sorted and paged, as a table, JSON, NDJSON or CSV,

@@ -1,5 +1,6 @@
 import Foundation
 import ObjDB
+import ObjDBInspection
 import ToolSupport
 
 /// `export [TYPE…]`: every object as JSON, one per line (ndjson) or grouped by type (json),

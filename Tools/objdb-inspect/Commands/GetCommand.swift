@@ -1,5 +1,6 @@
 import Foundation
 import ObjDB
+import ObjDBInspection
 import ToolSupport
 
 /// `get TYPE KEY`: one object by primary key (or `#ID`), with every property, its links and its backlinks.

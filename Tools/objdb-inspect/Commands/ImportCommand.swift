@@ -1,5 +1,6 @@
 import Foundation
 import ObjDB
+import ObjDBInspection
 import ToolSupport
 
 /// `import FILE`: objects from an `export`, streamed, in one write transaction (or in batches).

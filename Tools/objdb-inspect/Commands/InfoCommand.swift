@@ -1,5 +1,6 @@
 import Foundation
 import ObjDB
+import ObjDBInspection
 import ToolSupport
 
 /// `info`: what `mdb_stat` reports, and the ObjDB format around it.

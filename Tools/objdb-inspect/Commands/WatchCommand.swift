@@ -1,5 +1,6 @@
 import Foundation
 import ObjDB
+import ObjDBInspection
 import ToolSupport
 
 /// `watch TYPE`: the count, then each committed change to the matching objects, from any process.

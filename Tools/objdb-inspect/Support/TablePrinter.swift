@@ -1,6 +1,7 @@
 import CEditLine
 import Foundation
 import ObjDB
+import ObjDBInspection
 
 /// Prints rows as columns that fit the terminal, as they come: the first rows set the column
 /// widths (the widest columns give way first, long cells are cut with `…`), and every row after

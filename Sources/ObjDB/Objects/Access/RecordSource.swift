@@ -3,9 +3,9 @@
 ///
 /// A source is a value: make one per read (``Snapshot/source()``) and do not keep it past a
 /// write, which may move the pages its pointers point into.
-struct RecordSource {
+package struct RecordSource {
     /// The transaction read.
-    let transaction: Transaction
+    package let transaction: Transaction
     /// The store's types and databases.
     let catalog: StoreCatalog
 
@@ -57,7 +57,8 @@ struct RecordSource {
     }
 
     /// The links to the object `key` of `binding`'s type, from the backlinks database.
-    func incomingLinks(to key: some Collection<UInt8>, in binding: TypeBinding) throws -> [BacklinkCodec.Source] {
+    package func incomingLinks(to key: some Collection<UInt8>, in binding: TypeBinding) throws -> [BacklinkCodec.Source]
+    {
         guard let backlinks = catalog.backlinks else { return [] }
         let targetKey = BacklinkCodec.targetKey(type: binding.schema.name, key: key)
         let cursor = try transaction.cursor(backlinks)
@@ -76,7 +77,7 @@ struct RecordSource {
     }
 
     /// Every stored value of a record, parallel to the type's properties.
-    func values(of reader: RecordReader, in binding: TypeBinding) -> [StoredValue] {
+    package func values(of reader: RecordReader, in binding: TypeBinding) -> [StoredValue] {
         Self.values(of: reader, in: binding, schema: catalog.schemaIndex)
     }
 

@@ -1,3 +1,5 @@
+import ObjDB
+
 /// Writes scanned objects as JSON objects, CSV rows or table cells, byte by byte into the output.
 ///
 /// Columns are the properties asked for, in that order. A linking-objects property, which no
@@ -16,7 +18,7 @@ package struct ObjectTextWriter {
     package init(scan: ObjectScan, properties names: [String]? = nil) throws {
         binding = scan.binding
         view = scan.view
-        encoder = FieldEncoder(schema: scan.view.snapshot.catalog.schemaIndex)
+        encoder = FieldEncoder(schema: scan.view.database.schemaIndex)
         let schema = scan.binding.schema
         if let names {
             properties = try names.map { name in
@@ -139,15 +141,15 @@ package struct ObjectTextWriter {
     }
 
     private func origin(of property: PropertySchema) -> ObjectSchema? {
-        property.objectType.flatMap { view.snapshot.catalog.schemaIndex[$0] }
+        property.objectType.flatMap { view.database.schemaIndex[$0] }
     }
 
     /// The table keys of the objects linking to `object` through the linking-objects `property`.
     private func linkingKeys(_ object: ScannedObject, _ property: PropertySchema) throws -> [[UInt8]] {
-        guard let originName = property.objectType, let origin = view.snapshot.catalog.bindings[originName],
+        guard let originName = property.objectType, let origin = view.database.bindings[originName],
             let originProperty = property.originProperty.flatMap({ origin[$0] })
         else { return [] }
-        return try view.snapshot.source().incomingLinks(to: object.key, in: binding)
+        return try view.recordSource().incomingLinks(to: object.key, in: binding)
             .filter { $0.typeName == originName && $0.propertyID == originProperty.schema.id }
             .map(\.key)
     }
@@ -212,16 +214,16 @@ extension ObjectScan {
     package func forEachBacklink(
         of object: ScannedObject, _ body: (_ type: String, _ property: String, _ key: ObjectKey) throws -> Bool
     ) throws {
-        let catalog = view.snapshot.catalog
-        guard let backlinks = catalog.backlinks else { return }
+        let database = view.database
+        guard let backlinks = database.backlinks else { return }
         let target = BacklinkCodec.targetKey(type: binding.schema.name, key: object.key)
-        let cursor = try view.snapshot.readTransaction().cursor(backlinks)
+        let cursor = try view.recordSource().transaction.cursor(backlinks)
         var entry = try target.withUnsafeBytes { try cursor.seek(exactly: $0) }
         var group: (type: String, property: UInt16, binding: TypeBinding?, name: String)?
         while let current = entry {
             if let source = BacklinkCodec.source(current.value) {
                 if group?.type != source.typeName || group?.property != source.propertyID {
-                    let sourceBinding = catalog.bindings[source.typeName]
+                    let sourceBinding = database.bindings[source.typeName]
                     let name =
                         sourceBinding?.properties.first { $0.schema.id == source.propertyID }?.schema.name
                         ?? "#\(source.propertyID)"

@@ -1,4 +1,5 @@
 import Foundation
+import ObjDB
 
 /// Writes record fields as JSON values, CSV fields or table cells, reading each field in place
 /// (``ValueView``): no ``StoredValue``, no `String` per value.

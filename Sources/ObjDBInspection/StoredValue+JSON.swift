@@ -1,4 +1,5 @@
 import Foundation
+import ObjDB
 
 extension StoredValue {
     /// The value `json` gives `property`, exactly: integers from their digits, doubles and floats

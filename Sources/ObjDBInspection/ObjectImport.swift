@@ -1,4 +1,5 @@
 import Foundation
+import ObjDB
 
 /// Reads objects from an export, streaming, and stores them: `objdb-inspect import`.
 ///

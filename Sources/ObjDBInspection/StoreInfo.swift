@@ -1,4 +1,5 @@
 import Foundation
+import ObjDB
 
 /// What `objdb-inspect info` reports about a store: its format, its file and map,
 /// its readers, and the shape of every named database.

@@ -1,3 +1,5 @@
+import ObjDB
+
 /// Verifies a whole store: every record decodes, every index entry points at an object holding
 /// its value and every object is indexed, every link reaches an existing object, and the
 /// backlinks are exactly the links.
@@ -39,7 +41,7 @@ package struct StoreCheck {
         return try withoutActuallyEscaping(report) { report in
             try database.read { view in
                 var pass = try CheckPass(
-                    database: database, source: try view.snapshot.source(), progress: progress, report: report)
+                    database: database, source: try view.recordSource(), progress: progress, report: report)
                 try pass.run()
                 return pass.problemCount
             }
@@ -424,13 +426,13 @@ extension CheckPass {
         _ value: StoredValue, for property: BoundProperty, in binding: TypeBinding, _ source: RecordSource
     ) throws -> [UInt8]? {
         switch IndexKeyCodec.entry(
-            for: value, unique: property.schema.index == .unique, maxKeySize: source.catalog.maxKeySize)
+            for: value, unique: property.schema.index == .unique, maxKeySize: source.transaction.environment.maxKeySize)
         {
         case .key(let key): return key
         case .none: return nil
         case .tooLarge(let size):
             throw ObjDBError.keyTooLarge(
-                size: size, maximum: source.catalog.maxKeySize,
+                size: size, maximum: source.transaction.environment.maxKeySize,
                 operation: "unique index \(binding.schema.name).\(property.schema.name)")
         }
     }

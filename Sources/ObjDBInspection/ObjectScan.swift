@@ -1,3 +1,5 @@
+import ObjDB
+
 /// The objects of one type that a query selects, read one at a time from one snapshot and
 /// handed out in place (a pointer into LMDB's map), never collected: what `objdb-inspect`'s
 /// `dump`, `export` and `get` read.
@@ -9,9 +11,8 @@
 package struct ObjectScan {
     let view: ReadView
     let binding: TypeBinding
-    let spec: QuerySpec
     /// The query, compiled once (so a bad filter fails in `init`).
-    let query: PreparedQuery
+    let query: ScanQuery
 
     /// The objects of `type` in `view` matching `filter` (the string predicate syntax), in `sorts` order.
     ///
@@ -21,10 +22,8 @@ package struct ObjectScan {
     /// - Throws: ``ObjDBError/unknownType(_:)``, the predicate's syntax and query errors.
     package init(view: ReadView, type: String, filter: String? = nil, sorts: [SortKey] = []) throws {
         self.view = view
-        binding = try view.snapshot.catalog.binding(named: type)
-        let spec = try ReadView.spec(filter: filter, arguments: [], sorts: sorts, limit: nil)
-        self.spec = spec
-        query = try PreparedQuery(catalog: view.snapshot.catalog, binding: binding, spec: spec)
+        query = try ScanQuery(type: type, filter: filter, sorts: sorts, in: view)
+        binding = query.binding
     }
 
     /// The type's stored schema.
@@ -37,10 +36,10 @@ package struct ObjectScan {
     ///   and what `body` throws.
     package func forEach(offset: Int = 0, limit: Int? = nil, _ body: (ScannedObject) throws -> Bool) throws {
         guard let table = binding.table, limit != 0 else { return }
-        let catalog = view.snapshot.catalog
-        let source = try view.snapshot.source()
+        let database = view.database
+        let source = try view.recordSource()
         let transaction = source.transaction
-        let residency = ResidentMap(path: catalog.path)
+        let residency = ResidentMap(path: database.configuration.path)
         var skipped = 0
         var delivered = 0
         func deliver(_ key: UnsafeRawBufferPointer, _ record: UnsafeRawBufferPointer) throws -> Bool {
@@ -50,7 +49,7 @@ package struct ObjectScan {
                     ObjectKeyCodec.decode(key, primaryKeyType: binding.primaryKey?.schema.type)
                     .map { "\(binding.schema.name)(\($0))" } ?? binding.schema.name
                 throw ObjDBError.corruptRecord(
-                    path: catalog.path, type: binding.schema.name,
+                    path: database.configuration.path, type: binding.schema.name,
                     reason: "the slot table of \(label) is inconsistent; objdb-inspect check lists every damaged record"
                 )
             }
@@ -60,7 +59,7 @@ package struct ObjectScan {
             }
             guard
                 try body(
-                    ScannedObject(key: key, reader: reader, binding: binding, schema: catalog.schemaIndex))
+                    ScannedObject(key: key, reader: reader, binding: binding, schema: database.schemaIndex))
             else { return false }
             delivered += 1
             return limit.map { delivered < $0 } ?? true
@@ -76,42 +75,25 @@ package struct ObjectScan {
             }
         }
 
-        let filter = query.filter
-        let queryReader = QueryReader(source: source, readsDamagedAsEmpty: false)
-        if spec.sorts.isEmpty, spec.distinctPaths.isEmpty, spec.limit == nil, spec.then.isEmpty {
-            let (plan, _) = try QueryPlanner(catalog: catalog, binding: binding).plan(filter: spec.filter, sorts: [])
-            var lower: KeyBound?
-            var upper: KeyBound?
-            switch plan {
-            case .fullScan:
-                break
-            case .primaryKeyRange(let from, let to):
-                (lower, upper) = (from, to)
-            default:
-                // An index narrows the search: only the matches' keys are held, then read in key order.
-                try deliverKeys(try QueryExecution(source: source, binding: binding, spec: spec).keys())
-                return
-            }
+        var wanted: Int?
+        if let limit, !offset.addingReportingOverflow(limit).overflow { wanted = offset + limit }
+        switch try query.walk(first: wanted, in: source) {
+        case .keys(let keys):
+            try deliverKeys(keys)
+        case .table(let lower, let upper, let filter):
             try transaction.cursor(table).forEach(from: lower, to: upper) { entry in
                 if let filter {
                     guard let reader = RecordReader(header: entry.value) else {
                         return try deliver(entry.key, entry.value)
                     }
-                    guard try filter.matches(reader, key: entry.key, in: queryReader) else {
+                    guard try filter.matches(reader, key: entry.key) else {
                         residency.note(entry.key.count + entry.value.count)
                         return true
                     }
                 }
                 return try deliver(entry.key, entry.value)
             }
-            return
         }
-        var sorted = spec
-        if let limit, !offset.addingReportingOverflow(limit).overflow {
-            sorted = spec.ordered(by: [.limit(offset + limit)])
-        }
-        try deliverKeys(try QueryExecution(source: source, binding: binding, spec: sorted).keys())
-
     }
 
     /// The object with `key`, if there is one.
@@ -120,20 +102,20 @@ package struct ObjectScan {
     package func object<Result>(forKey key: ObjectKey, _ body: (ScannedObject) throws -> Result) throws -> Result? {
         guard let table = binding.table else { return nil }
         let keyBytes = ObjectKeyCodec.encode(key)
-        let catalog = view.snapshot.catalog
-        guard keyBytes.count <= catalog.maxKeySize else { return nil }
-        let transaction = try view.snapshot.readTransaction()
+        let database = view.database
+        guard keyBytes.count <= database.environment.maxKeySize else { return nil }
+        let transaction = try view.recordSource().transaction
         return try keyBytes.withUnsafeBytes { keyBytes -> Result? in
             guard let record = try transaction.get(keyBytes, in: table) else { return nil }
             guard let reader = RecordReader(validating: record) else {
                 throw ObjDBError.corruptRecord(
-                    path: catalog.path, type: binding.schema.name,
+                    path: database.configuration.path, type: binding.schema.name,
                     reason: "the slot table of \(binding.schema.name)(\(key)) is inconsistent; objdb-inspect check "
                         + "lists every damaged record")
             }
             return try body(
                 ScannedObject(
-                    key: keyBytes, reader: reader, binding: binding, schema: catalog.schemaIndex))
+                    key: keyBytes, reader: reader, binding: binding, schema: database.schemaIndex))
         }
     }
 }
