@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Checks that each folder of Sources/ObjDB uses only its own layer and the layers below it.
 
+The library targets above the core (Sources/ObjDBInspection) are a layer each, above the core's,
+checked as one folder: the compiler already keeps the core from naming them, and the listing shows
+which of the core's layers each reaches through `package` declarations.
+
 A use is any name the code reaches that another folder declares: a type (nested ones resolved through
 their enclosing types), a member (method, property, enum case; extension members count for the folder
 that declares the extension, not the type's), or a free function or global. Names are resolved the way
@@ -21,11 +25,17 @@ import re
 import sys
 from collections import defaultdict
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources", "ObjDB")
+SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources")
+# What is read: (directory, None) for a target whose folders are the layers' folders, or
+# (directory, folder) for a target that is one folder of its own.
+ROOTS = [
+    (os.path.join(SOURCES, "ObjDB"), None),
+    (os.path.join(SOURCES, "ObjDBInspection"), "ObjDBInspection"),
+]
 
 # Lowest first: (layer name, its folders). A folder uses its own layer and those below it; the folders
-# of one layer may use each other, but not in a cycle. The core is six layers; Inspection is a library
-# on top of it that the tools use (docs/ARCHITECTURE.md, "Layers").
+# of one layer may use each other, but not in a cycle. The core is six layers; ObjDBInspection is a
+# library target on top of it that the tools use (docs/ARCHITECTURE.md, "Layers").
 LAYERS = [
     ("Base", ["Errors", "Values", "Support"]),
     ("Storage", ["Storage", "Format"]),
@@ -33,7 +43,7 @@ LAYERS = [
     ("Database", ["Changes", "Database"]),
     ("Query", ["Query", "Threading"]),
     ("Notifications", ["Notifications"]),
-    ("Inspection", ["Inspection"]),
+    ("Inspection", ["ObjDBInspection"]),
 ]
 
 # Upward uses that are allowed, as (folder, owner folder, name): reason. Keep this short: each entry
@@ -411,19 +421,24 @@ def cycles(graph, folders):
     return groups
 
 
-def analyze(root, layers):
-    """(uses, upward): folder -> owner folder -> names, and (folder, owner, name) -> places."""
+def analyze(roots, layers):
+    """(uses, upward): folder -> owner folder -> names, and (folder, owner, name) -> places.
+
+    `roots`: (directory, None) for a target whose top folders are layer folders, or (directory,
+    folder) for a target that is one folder."""
     layer_of = {folder: number for number, (_, folders) in enumerate(layers) for folder in folders}
+    base = os.path.commonpath([os.path.abspath(root) for root, _ in roots])
     index = Index()
-    for directory, _, names in sorted(os.walk(root)):
-        for name in sorted(names):
-            if not name.endswith(".swift"):
-                continue
-            path = os.path.join(directory, name)
-            folder = os.path.relpath(path, root).split(os.sep)[0]
-            if folder.endswith(".swift") or folder not in layer_of:
-                sys.exit(f"layers: {os.path.relpath(path, root)} is in no layer; add its folder to LAYERS")
-            index.add_file(path, folder, open(path, encoding="utf-8").read())
+    for root, target_folder in roots:
+        for directory, _, names in sorted(os.walk(root)):
+            for name in sorted(names):
+                if not name.endswith(".swift"):
+                    continue
+                path = os.path.join(directory, name)
+                folder = target_folder or os.path.relpath(path, root).split(os.sep)[0]
+                if folder.endswith(".swift") or folder not in layer_of:
+                    sys.exit(f"layers: {os.path.relpath(path, base)} is in no layer; add its folder to LAYERS")
+                index.add_file(path, folder, open(path, encoding="utf-8").read())
     index.finish()
 
     uses = defaultdict(lambda: defaultdict(set))
@@ -448,7 +463,7 @@ def analyze(root, layers):
                 if layer_of[declaration.folder] > layer_of[folder]:
                     if lines is None:
                         lines = line_numbers(texts)
-                    upward[(folder, declaration.folder, name)].append(f"{os.path.relpath(path, root)}:{lines[i]}")
+                    upward[(folder, declaration.folder, name)].append(f"{os.path.relpath(path, base)}:{lines[i]}")
     return uses, upward
 
 
@@ -545,7 +560,7 @@ def self_test():
             os.makedirs(os.path.join(root, os.path.dirname(name)), exist_ok=True)
             with open(os.path.join(root, name), "w", encoding="utf-8") as file:
                 file.write(source)
-        uses, upward = analyze(root, layers)
+        uses, upward = analyze([(root, None)], layers)
     found_cycles = [frozenset(g) for _, folders in layers for g in cycles(uses, set(folders))]
     if set(upward) != SELF_TEST_EXPECTED["upward"] or found_cycles != SELF_TEST_EXPECTED["cycles"]:
         sys.exit(f"layers: the self-test failed: found {sorted(upward)} and cycles {found_cycles}")
@@ -553,7 +568,7 @@ def self_test():
 
 def main():
     self_test()
-    uses, upward = analyze(ROOT, LAYERS)
+    uses, upward = analyze(ROOTS, LAYERS)
     problems = report(LAYERS, uses, upward, ALLOWED, ALLOWED_CYCLES, "--names" in sys.argv, "--quiet" in sys.argv)
     if problems:
         sys.exit(1)
