@@ -12,7 +12,8 @@ struct SyncDemoTests {
         #expect(result.status == 0, "\(result.error)")
         for line in [
             "gaps left: 1", "gap recorded: ids above", "exactly the server's timeline", "5 pages, 45 of 45 articles",
-            "live Results: 0 tweets to start with", "every one OAuth-signed and verified",
+            "live Results: 0 tweets to start with", "every one authenticated",
+            "still exactly the server's timeline, v1.1 and v2 pages alike", "(into search:objdb)",
             "The loopback server stopped.",
         ] {
             #expect(result.output.contains(line), "missing: \(line)")

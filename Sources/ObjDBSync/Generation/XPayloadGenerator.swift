@@ -9,6 +9,7 @@ import Foundation
 /// timeline describe the same posts. Not API: `package`, as the v1.1 generator is.
 package struct XPayloadGenerator {
     private var random: SeededRandom
+    private let seed: UInt64
     /// The accounts posts are written by.
     package let users: [TwitterPayloadGenerator.User]
     /// Accounts only ever mentioned.
@@ -19,6 +20,7 @@ package struct XPayloadGenerator {
         let v1 = TwitterPayloadGenerator(seed: seed, userCount: userCount)
         users = v1.users
         bystanders = v1.bystanders
+        self.seed = seed
         random = SeededRandom(seed: seed ^ 0x0000_0000_0000_0002)
     }
 
@@ -120,8 +122,11 @@ package struct XPayloadGenerator {
 
     /// A full post: about one in six a retweet and one in ten a quote (of a post in
     /// `includes.tweets`), one in eight a reply, one in five with a photo, one in twenty long (a
-    /// `note_tweet`), one in twenty edited.
+    /// `note_tweet`), one in twenty edited. The same ID gives the same post on every page.
     private mutating func post(id: Int64, page: inout Page) -> String {
+        let saved = random
+        random = SeededRandom(seed: seed ^ UInt64(bitPattern: id) &* 0x9E37_79B9_7F4A_7C15)
+        defer { random = saved }
         let date = Self.date(of: id)
         let originalID = 500_000_000 + id % 400_000_000
         let roll = random.next() % 60

@@ -110,7 +110,45 @@ private final class XPageImport {
             }
         }
         for post in payload.includedPosts { try upsertPost(post) }
+        try spreadEditHistories()
         return own
+    }
+
+    /// Gives every stored version of each edited post the whole history the store now knows, so
+    /// that an older copy arriving later still knows its newer version (and the timeline shows that).
+    private func spreadEditHistories() throws {
+        guard !editChains.isEmpty else { return }
+        var families: [Set<Int64>] = []
+        for chain in editChains {
+            var family = Set(chain)
+            families.removeAll { other in
+                guard !other.isDisjoint(with: family) else { return false }
+                family.formUnion(other)
+                return true
+            }
+            families.append(family)
+        }
+        let transaction = session.transaction
+        editChains = []
+        for var family in families {
+            let stored = family.compactMap { transaction.object(ofType: Tweet.self, forPrimaryKey: $0) }
+            for tweet in stored { family.formUnion(tweet.editHistoryIds) }
+            let chain = family.sorted()
+            editChains.append(chain)
+            for tweet in stored where !tweet.editHistoryIds.elementsEqual(chain) {
+                let update = Tweet()
+                update.id = tweet.id
+                update.editHistoryIds = List(chain)
+                let outcome: WriteTransaction.UpsertOutcome
+                do {
+                    outcome = try transaction.upsert(update, updating: [\.editHistoryIds])
+                } catch {
+                    throw SyncError(.store, "the store refused Tweet \(update.id): \(error)", underlyingError: error)
+                }
+                session.recordDirectWrite(
+                    outcome, to: Tweet.self, key: AnyHashable(update.id), typeName: "Tweet", objectKey: .int(update.id))
+            }
+        }
     }
 
     @discardableResult
