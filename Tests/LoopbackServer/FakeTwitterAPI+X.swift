@@ -117,10 +117,9 @@ extension FakeTwitterAPI {
             }
             until = min(until, below)
         }
-        let matching = state.ids.lazy.filter { $0 > since && $0 < until }
-        let page = Array(matching.prefix(count + 1))
-        let served = Array(page.prefix(count))
-        let next = page.count > count ? served.last.map(Self.token(below:)) : nil
+        let served = Array(state.ids.lazy.filter { $0 > since && $0 < until }.prefix(count))
+        // As X does, a full page has a next_token even when nothing follows: the last page is then empty.
+        let next = served.count == count ? served.last.map(Self.token(below:)) : nil
         let previous = request.query[tokenName] != nil ? served.first.map { "77qpymm88" + String($0, radix: 36) } : nil
         let body = state.xGenerator.timeline(ids: served, compact: compact, nextToken: next, previousToken: previous)
         return .json(body, headers: headers)

@@ -156,9 +156,11 @@ struct XFixtureTests {
         let store = try SyncStore()
         let page = try store.x.importPage(
             try fixture("twitter-v2/users_by_username_2021_tweepy.json"), timeline: "home")
-        #expect(page.statusIDs.isEmpty)
-        let user = try #require(try store.database.view().object(ofType: TwitterUser.self, forPrimaryKey: 783_214))
+        #expect(page.statusIDs.isEmpty && page.timeline == nil)
+        let view = try store.database.view()
+        let user = try #require(view.object(ofType: TwitterUser.self, forPrimaryKey: 783_214))
         #expect(user.screenName == "Twitter" && user.name == "Twitter")
+        #expect(view.objects(Timeline.self).isEmpty)
     }
 
     @Test func theRecordedProblemDocumentIsATypedError() throws {

@@ -51,13 +51,15 @@ public struct XImporter: Sendable {
         try Timeline.validate(timeline)
         let document = try JSONDocument(data)
         let payload = try XPayload(document.root)
+        // A user lookup holds no posts of any timeline.
+        let joined = payload.data.contains { !XPayload.isUser($0) } || payload.data.isEmpty ? timeline : nil
         let (ids, summary) = try database.importJSON(document) { _, session -> [Int64] in
             let page = try XPageImport(payload, session: session)
             let ids = try page.run()
-            if let timeline {
+            if let joined {
                 let facts = TimelinePageFacts(statusIDs: ids, nextToken: payload.nextToken)
                 try Timeline.merge(
-                    ids, into: timeline, editingGaps: editGaps.map { edit in { edit($0, facts) } },
+                    ids, into: joined, editingGaps: editGaps.map { edit in { edit($0, facts) } },
                     editChains: page.editChains, in: session)
             }
             return ids
@@ -65,7 +67,7 @@ public struct XImporter: Sendable {
         var total = summary
         total.partialErrors = payload.partialErrors
         return TwitterPage(
-            statusIDs: ids, timeline: timeline, summary: total, nextToken: payload.nextToken,
+            statusIDs: ids, timeline: joined, summary: total, nextToken: payload.nextToken,
             previousToken: payload.previousToken)
     }
 }
