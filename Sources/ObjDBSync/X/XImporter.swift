@@ -123,10 +123,8 @@ private final class XPageImport {
         var families: [Set<Int64>] = []
         for chain in editChains {
             var family = Set(chain)
-            families.removeAll { other in
-                guard !other.isDisjoint(with: family) else { return false }
-                family.formUnion(other)
-                return true
+            while let overlapping = families.firstIndex(where: { !$0.isDisjoint(with: family) }) {
+                family.formUnion(families.remove(at: overlapping))
             }
             families.append(family)
         }
