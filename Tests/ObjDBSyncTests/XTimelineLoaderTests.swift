@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServer
 import ObjDB
+import TestSupport
 import Testing
 
 @testable import ObjDBSync
@@ -249,6 +250,12 @@ struct XClientTests {
         #expect(user.x == .user(accessToken: Secret("u")))
         let app = try SyncCredentials.load(environment: home.merging(["TWITTER_BEARER_TOKEN": "t"]) { a, _ in a })
         #expect(app.x == .app(bearerToken: Secret("t")))
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/credentials"
+        try "X_USER_ACCESS_TOKEN=from-file\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o600)
+        let file = try SyncCredentials.load(environment: ["OBJDB_SYNC_CREDENTIALS": path])
+        #expect(file.x == .user(accessToken: Secret("from-file")))
         let none = try SyncCredentials.load(environment: home)
         let error = #expect(throws: SyncError.self) { try none.requireX() }
         #expect(error?.message.contains("X_USER_ACCESS_TOKEN") == true)
