@@ -57,7 +57,7 @@ docs: build
 ## benchmark's quick run (which fails when engines disagree).
 ## The suites that talk HTTP to loopback servers run in a pass of their own: in the main pass the other
 ## suites' synchronous work holds the two cores' task threads, and these wait their turn past their time limits.
-NETWORK_SUITES := HTTPTransportTests|BearerTokenTests|TwitterClientTests|NYTClientTests|TimelineLoaderTests|TimelineModelTests|FetchCommandTests
+NETWORK_SUITES := HTTPTransportTests|BearerTokenTests|TwitterClientTests|NYTClientTests|TimelineLoaderTests|TimelineModelTests|FetchCommandTests|XTimelineLoaderTests|XClientTests
 test: build layers docs
 	$(SWIFT) test --skip-build --skip '$(NETWORK_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(NETWORK_SUITES)'
@@ -66,7 +66,7 @@ test: build layers docs
 
 ## The suites that use threads, tasks and processes, under ThreadSanitizer, in a build directory of
 ## their own; any ThreadSanitizer report fails the run.
-TSAN_SUITES := ThreadingTests|ResultsNotificationTests|ObjectNotificationTests|LinkedChangeTests|SnapshotIsolationTests|MapGrowthTests|ConcurrencyTests|ResourceLimitTests|FirstObserverTests|OldValueTests|ObserverErrorTests|FrozenTests|HTTPTransportTests|TimelineLoaderTests|TwitterClientTests|NYTClientTests
+TSAN_SUITES := ThreadingTests|ResultsNotificationTests|ObjectNotificationTests|LinkedChangeTests|SnapshotIsolationTests|MapGrowthTests|ConcurrencyTests|ResourceLimitTests|FirstObserverTests|OldValueTests|ObserverErrorTests|FrozenTests|HTTPTransportTests|TimelineLoaderTests|TwitterClientTests|NYTClientTests|XTimelineLoaderTests|XClientTests
 test-tsan: deps
 	@mkdir -p .build
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan > .build/tsan-build.log 2>&1 \
