@@ -250,6 +250,32 @@ final class KeyList {
         return keys
     }
 
+    /// The count, worked out within `budget` unless known for the snapshot (``count``'s answer).
+    func count(within budget: QueryBudget) throws -> Int {
+        let now = snapshot.generation
+        if generation == now { return keys.count }
+        if let known = knownCount, known.generation == now { return known.count }
+        var reader = QueryReader(source: try snapshot.source(), readsDamagedAsEmpty: true)
+        reader.budget = budget
+        let count = query.spec.isEverything ? try reader.source.count(of: binding) : try query.count(reader)
+        knownCount = (now, count)
+        return count
+    }
+
+    /// Reads the keys for the snapshot within `budget`, unless they are known; a throw keeps none.
+    func load(within budget: QueryBudget) throws {
+        let now = snapshot.generation
+        guard generation != now else { return }
+        var reader = QueryReader(source: try snapshot.source(), readsDamagedAsEmpty: true)
+        reader.budget = budget
+        let (matched, matchedRecords) =
+            query.spec.isEverything
+            ? (KeyChunks(try reader.source.allKeys(in: binding)), nil) : try query.matchedKeys(reader)
+        keys = matched
+        records = matchedRecords
+        generation = now
+    }
+
     /// Runs `body` on the snapshot's current transaction; damaged records read as empty ones.
     private func run<Answer>(_ what: String, _ body: (QueryReader) throws -> Answer) -> Answer {
         do {
