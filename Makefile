@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-DEBIAN_PACKAGES := liblmdb-dev libsqlite3-dev libedit-dev libssl-dev pkg-config
+DEBIAN_PACKAGES := liblmdb-dev libsqlite3-dev libedit-dev libssl-dev libmicrohttpd-dev pkg-config
 DEMO_STORE ?= .build/demo.objdb
 STORE ?= $(DEMO_STORE)
 BENCH_ARGS ?=

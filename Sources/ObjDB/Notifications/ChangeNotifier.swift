@@ -282,10 +282,9 @@ final class ChangeNotifier: @unchecked Sendable {
             // Every commit after the version the barrier leaves is logged; invisible to other
             // processes (no lock file), their commits may not be, so the log is not trusted.
             let visible = try environment.startWatchingChanges()
-            state.logCompleteFrom = visible ? try environment.lastTransactionID() : nil
+            state.logCompleteFrom = visible ? environment.logTrustedAfter(try environment.lastTransactionID()) : nil
         } catch {
-            // A read-only store: no writer here to wait out, so the log is never trusted, and
-            // observers compare records instead.
+            // Not announced: the log is not trusted, and observers compare records instead.
             state.logCompleteFrom = nil
         }
     }
