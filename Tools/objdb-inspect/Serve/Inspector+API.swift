@@ -165,17 +165,30 @@ extension Inspector {
         }
     }
 
-    /// `GET /api/explain`: the plan of a query, and how its pages are found.
+    /// `GET /api/explain`: whether a query parses and fits the schema, and if so its plan and how
+    /// its pages are found. Always 200: a query bar asks as the person types, and a typo is an
+    /// answer (`ok: false` with the error and its position), not a failed request.
     func explain(_ request: HTTPRequest) throws -> HTTPResponse {
         let parameters = try PageParameters(request)
-        return try database.read { view in
-            let pager = try QueryPager(view: view, type: parameters.type, filter: parameters.filter, sorts: parameters.sorts)
-            return Self.json { json in
-                json.beginObject()
-                json.member("type", parameters.type)
-                json.member("plan", pager.explanation)
-                json.endObject()
+        let plan: Result<String, any Error> = Result {
+            try database.read { view in
+                try QueryPager(view: view, type: parameters.type, filter: parameters.filter, sorts: parameters.sorts)
+                    .explanation
             }
+        }
+        return Self.json { json in
+            json.beginObject()
+            json.member("type", parameters.type)
+            switch plan {
+            case .success(let plan):
+                json.member("ok", true)
+                json.member("plan", plan)
+            case .failure(let error):
+                json.member("ok", false)
+                json.key("error")
+                json.raw(Self.errorJSON(failure(error)))
+            }
+            json.endObject()
         }
     }
 
