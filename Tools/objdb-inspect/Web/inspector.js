@@ -604,7 +604,7 @@
         const content = column.name in object.counts
           ? link(`${objectPath(page.type, object.key)}/${encodeURIComponent(column.name)}`, `${object.counts[column.name]}`)
           : cellValue(object.values[column.name], column);
-        tr.append(el("td", { class: "cell" }, content));
+        tr.append(el("td", { class: "cell", "data-column": column.name }, content));
       }
       table.append(tr);
     }
