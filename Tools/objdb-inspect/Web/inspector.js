@@ -533,8 +533,10 @@
         drawPager(event);
         showCount(event.count);
       };
-      // Rows that left the page fade first, then the page is drawn again.
-      const leaving = gone.map((key) => table.querySelector(`tr[data-key="${CSS.escape(key)}"]`)).filter(Boolean);
+      // Deleted rows fade first, then the page is drawn again; rows that only slid to another page just go.
+      const deleted = new Set(changes.exact ? changes.deleted : []);
+      const leaving = gone.filter((key) => deleted.has(key))
+        .map((key) => table.querySelector(`tr[data-key="${CSS.escape(key)}"]`)).filter(Boolean);
       if (leaving.length) { for (const row of leaving) row.classList.add("deleted"); setTimeout(apply, 350); } else apply();
     });
   }
