@@ -61,7 +61,8 @@ struct InspectServeTests {
             var after: String?
             repeat {
                 let page = try server.json(
-                    "/api/objects?type=Tweet&limit=7&q=\(escape(query))&sort=\(sort)" + (after.map { "&after=\($0)" } ?? ""))
+                    "/api/objects?type=Tweet&limit=7&q=\(escape(query))&sort=\(sort)"
+                        + (after.map { "&after=\($0)" } ?? ""))
                 forward += (page["objects"] as! [[String: Any]]).map { $0["key"] as! String }
                 after = page["next"] as? String
             } while after != nil
@@ -89,7 +90,8 @@ struct InspectServeTests {
 
     @Test func aQueryWithDistinctOrLimitPagesByPosition() throws {
         let server = try Server(store: try demoStore())
-        let first = try server.json("/api/objects?type=Tweet&limit=3&q=\(escape("TRUEPREDICATE SORT(id DESC) LIMIT(5)"))")
+        let first = try server.json(
+            "/api/objects?type=Tweet&limit=3&q=\(escape("TRUEPREDICATE SORT(id DESC) LIMIT(5)"))")
         #expect((first["objects"] as! [[String: Any]]).map { $0["key"] as! String } == ["1199", "1198", "1197"])
         let next = try server.json(
             "/api/objects?type=Tweet&limit=3&q=\(escape("TRUEPREDICATE SORT(id DESC) LIMIT(5)"))&after=\(first["next"] as! String)"
@@ -183,7 +185,8 @@ struct InspectServeTests {
             try tweet.setValue(42, forKey: "retweetCount")
         }
         let modified = try events.next(containing: "retweetCount", timeout: .seconds(5))
-        #expect((modified["changes"] as? [String: Any])?["modified"] as? [String: [String]] == ["5001": ["retweetCount"]])
+        #expect(
+            (modified["changes"] as? [String: Any])?["modified"] as? [String: [String]] == ["5001": ["retweetCount"]])
         try database.write { transaction in
             let tweet = try #require(try transaction.dynamicObjects("Tweet").first { $0.objectKey == .int(5002) })
             try transaction.delete(tweet)
@@ -384,7 +387,9 @@ private struct Answer {
         status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
         headers = lines.dropFirst().compactMap { line in
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            return (
+                String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            )
         }
         var body = String(text[split.upperBound...])
         if headers.contains(where: { $0.0.lowercased() == "transfer-encoding" && $0.1 == "chunked" }) {
@@ -489,7 +494,8 @@ private final class Connection {
     /// What arrives within `timeout` (at most one read).
     func read(timeout: Duration) throws -> [UInt8] {
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         guard poll(&descriptor, 1, milliseconds) > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 65536)
         let count = recv(socket, &buffer, buffer.count, 0)

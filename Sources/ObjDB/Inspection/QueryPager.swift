@@ -125,7 +125,9 @@ package struct QueryPager {
 
     /// The values at the order's key paths of the object `key`, as a cursor at it.
     package func cursor(at key: [UInt8]) throws -> PageCursor {
-        PageCursor(values: try sortValues(of: key, record: nil, QueryReader(source: source(), readsDamagedAsEmpty: false)), key: key)
+        PageCursor(
+            values: try sortValues(of: key, record: nil, QueryReader(source: source(), readsDamagedAsEmpty: false)),
+            key: key)
     }
 
     /// Calls `body` with the object `key` of the pager's type, if there is one.
@@ -268,7 +270,8 @@ package struct QueryPager {
         }
         let keys = collector.keys.sorted { $0.lexicographicallyPrecedes($1) }
         if backward {
-            let end = bound.map { key in keys.firstIndex { !$0.lexicographicallyPrecedes(key.key) } ?? keys.count }
+            let end =
+                bound.map { key in keys.firstIndex { !$0.lexicographicallyPrecedes(key.key) } ?? keys.count }
                 ?? keys.count
             return keys[max(0, end - want)..<end].reversed().map { ($0, []) }
         }
@@ -283,7 +286,8 @@ package struct QueryPager {
         -> [(key: [UInt8], values: [StoredValue])]
     {
         var best = BestOf(
-            want: want, precedes: { left, right in
+            want: want,
+            precedes: { left, right in
                 let order = self.compare(left, right)
                 return backward ? order > 0 : order < 0
             })
@@ -315,8 +319,7 @@ package struct QueryPager {
     }
 
     /// The values at the order's paths of the object `key`, read from `record` when given.
-    fileprivate func sortValues(of key: [UInt8], record: RecordReader?, _ reader: QueryReader) throws -> [StoredValue]
-    {
+    fileprivate func sortValues(of key: [UInt8], record: RecordReader?, _ reader: QueryReader) throws -> [StoredValue] {
         let codec = ValueCodec(schema: reader.catalog.schemaIndex)
         return try orderPaths.map { path in
             if path.count == 1, let record, let property = binding[path[0]] {

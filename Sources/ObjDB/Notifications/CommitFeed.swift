@@ -64,9 +64,11 @@ package final class CommitFeed: @unchecked Sendable {
             let closed = isClosed
             condition.unlock()
             guard !closed, since != round.newVersion else { return }
-            let changes = try since.flatMap { since in since < round.newVersion ? try round.changes(since: since) : nil }
+            let changes = try since.flatMap { since in since < round.newVersion ? try round.changes(since: since) : nil
+            }
             let offered = CommitRound(
-                version: round.newVersion, view: FrozenView(snapshot: round.new), changes: changes.map(CommitChanges.init),
+                version: round.newVersion, view: FrozenView(snapshot: round.new),
+                changes: changes.map(CommitChanges.init),
                 since: since)
             condition.lock()
             defer { condition.unlock() }

@@ -24,6 +24,10 @@
 /// - ``filter(_:)``
 /// - ``explain()``
 ///
+/// ### Bounding a query
+/// - ``count(deadline:)``
+/// - ``evaluated(deadline:)``
+///
 /// ### Ordering and cutting
 /// - ``sorted(byKeyPath:ascending:)``
 /// - ``sorted(by:)``

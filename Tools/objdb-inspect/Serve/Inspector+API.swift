@@ -111,13 +111,16 @@ extension Inspector {
         let parameters = try PageParameters(request)
         return try disconnects.watching(request.socket) { cancellation in
             try database.read { view in
-                let pager = try QueryPager(view: view, type: parameters.type, filter: parameters.filter, sorts: parameters.sorts)
+                let pager = try QueryPager(
+                    view: view, type: parameters.type, filter: parameters.filter, sorts: parameters.sorts)
                 let rows = try RowWriter(pager: pager, view: view, columns: parameters.columns)
-                let page = try pager.page(parameters.position, limit: parameters.limit, deadline: deadline(cancellation))
+                let page = try pager.page(
+                    parameters.position, limit: parameters.limit, deadline: deadline(cancellation))
                 let count = parameters.filter == nil ? try pager.count(deadline: deadline(cancellation)) : nil
                 return Self.json { json in
                     json.beginObject()
-                    writePage(page, of: parameters, rows: rows, pager: pager, version: view.version, count: count, to: &json)
+                    writePage(
+                        page, of: parameters, rows: rows, pager: pager, version: view.version, count: count, to: &json)
                     json.endObject()
                 }
             }
@@ -277,7 +280,8 @@ extension Inspector {
                     to: tableKey, ofType: type, from: source, property: sourceProperty,
                     after: after.map(\.key), limit: limit)
                 keys = found.keys
-                total = try view.linkingCount(to: tableKey, ofType: type, from: source, property: sourceProperty, cap: 100_000)
+                total = try view.linkingCount(
+                    to: tableKey, ofType: type, from: source, property: sourceProperty, cap: 100_000)
                 if found.hasMore, let last = keys.last { next = PageCursor(values: [], key: last).token }
             }
             let pager = try QueryPager(view: view, type: target, filter: nil)
@@ -338,7 +342,9 @@ extension Inspector {
 extension ReadView {
     /// The stored schema of `type`, or the API's error.
     func objectSchema(_ type: String) throws -> ObjectSchema {
-        guard let schema = database.schema[type] else { throw APIError(404, "unknownType", "no type \(type) in the store") }
+        guard let schema = database.schema[type] else {
+            throw APIError(404, "unknownType", "no type \(type) in the store")
+        }
         return schema
     }
 }

@@ -14,7 +14,8 @@ extension Inspector {
         }
         // A bad query is answered here, as JSON, before any byte of the file.
         try database.read { view in
-            let scan = try ObjectScan(view: view, type: parameters.type, filter: parameters.filter, sorts: parameters.sorts)
+            let scan = try ObjectScan(
+                view: view, type: parameters.type, filter: parameters.filter, sorts: parameters.sorts)
             _ = try ObjectTextWriter(scan: scan, properties: parameters.columns)
         }
         let database = self.database
@@ -87,21 +88,28 @@ extension Inspector {
     func pageEvents(_ request: HTTPRequest) throws -> HTTPResponse {
         let parameters = try PageParameters(request)
         try database.read { view in
-            let pager = try QueryPager(view: view, type: parameters.type, filter: parameters.filter, sorts: parameters.sorts)
+            let pager = try QueryPager(
+                view: view, type: parameters.type, filter: parameters.filter, sorts: parameters.sorts)
             _ = try RowWriter(pager: pager, view: view, columns: parameters.columns)
         }
-        let watched = watchedTypes(parameters.type, throughLinks: (parameters.filter ?? "").contains(".") || parameters.sorts.contains { $0.keyPath.contains(".") })
+        let watched = watchedTypes(
+            parameters.type,
+            throughLinks: (parameters.filter ?? "").contains(".")
+                || parameters.sorts.contains { $0.keyPath.contains(".") })
         return try live(request) { round, writer in
             if let changes = round.changes, !watched(changes) { return }
             let view = round.readView
             var json = JSONWriter()
             json.beginObject()
             do {
-                let pager = try QueryPager(view: view, type: parameters.type, filter: parameters.filter, sorts: parameters.sorts)
+                let pager = try QueryPager(
+                    view: view, type: parameters.type, filter: parameters.filter, sorts: parameters.sorts)
                 let rows = try RowWriter(pager: pager, view: view, columns: parameters.columns)
-                let page = try pager.page(parameters.position, limit: parameters.limit, deadline: .after(self.timeLimit))
+                let page = try pager.page(
+                    parameters.position, limit: parameters.limit, deadline: .after(self.timeLimit))
                 let count = try? pager.count(deadline: .after(self.timeLimit))
-                self.writePage(page, of: parameters, rows: rows, pager: pager, version: round.version, count: count, to: &json)
+                self.writePage(
+                    page, of: parameters, rows: rows, pager: pager, version: round.version, count: count, to: &json)
                 json.member("since", round.since)
                 self.writeChanges(round, type: parameters.type, shown: Set(page.keys), view: view, to: &json)
             } catch {
@@ -190,13 +198,16 @@ extension Inspector {
         let linking = Set(
             database.schema.types.filter { other in other.properties.contains { $0.objectType == type } }.map(\.name))
         return { changes in
-            throughLinks ? !changes.types.isEmpty : changes.touches(type) || changes.types.contains(where: linking.contains)
+            throughLinks
+                ? !changes.types.isEmpty : changes.touches(type) || changes.types.contains(where: linking.contains)
         }
     }
 
     /// The change set's members of a page event: which of the shown objects are new or changed
     /// (and in which properties), and which objects of the type are gone.
-    private func writeChanges(_ round: CommitRound, type: String, shown: Set<[UInt8]>, view: ReadView, to json: inout JSONWriter) {
+    private func writeChanges(
+        _ round: CommitRound, type: String, shown: Set<[UInt8]>, view: ReadView, to json: inout JSONWriter
+    ) {
         json.key("changes")
         json.beginObject()
         guard let objects = round.changes?.objects(of: type, in: view) else {

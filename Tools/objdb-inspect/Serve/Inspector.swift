@@ -146,7 +146,8 @@ final class Inspector: Sendable {
     private func route(_ request: HTTPRequest) -> HTTPResponse {
         switch request.path {
         case "/assets/inspector.css":
-            return HTTPResponse(status: 200, contentType: "text/css; charset=utf-8", bytes: PackageResources.inspector_css)
+            return HTTPResponse(
+                status: 200, contentType: "text/css; charset=utf-8", bytes: PackageResources.inspector_css)
         case "/assets/inspector.js":
             return HTTPResponse(
                 status: 200, contentType: "text/javascript; charset=utf-8", bytes: PackageResources.inspector_js)

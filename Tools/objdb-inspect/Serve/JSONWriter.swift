@@ -140,8 +140,7 @@ enum APIValue {
     }
 
     /// Writes `value`; strings longer than `textLimit` scalars are cut, as `{"truncated": …, "length": n}`.
-    static func write(_ value: StoredValue, to json: inout JSONWriter, textLimit: Int? = nil, dataLimit: Int = 4096)
-    {
+    static func write(_ value: StoredValue, to json: inout JSONWriter, textLimit: Int? = nil, dataLimit: Int = 4096) {
         switch value {
         case .null: json.null()
         case .bool(let flag): json.bool(flag)

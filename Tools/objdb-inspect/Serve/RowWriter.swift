@@ -47,7 +47,8 @@ struct RowWriter {
                         counts.append((property.name, object.elementCount(of: property)))
                     } else {
                         row.key(property.name)
-                        APIValue.write(object.value(of: property), to: &row, textLimit: Inspector.cellTextLimit, dataLimit: 32)
+                        APIValue.write(
+                            object.value(of: property), to: &row, textLimit: Inspector.cellTextLimit, dataLimit: 32)
                     }
                 }
                 row.endObject()

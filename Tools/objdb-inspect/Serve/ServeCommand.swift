@@ -48,7 +48,7 @@ struct ServeCommand: Subcommand {
                 try server.start(port: candidate)
                 listening = true
                 break
-            } catch where candidate != candidates.last {
+            } catch  where candidate != candidates.last {
                 continue
             }
         }
