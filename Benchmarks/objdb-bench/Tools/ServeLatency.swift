@@ -101,6 +101,7 @@ struct ServeLatency {
 /// `objdb-inspect STORE serve --port 0` and a plain HTTP/1.1 client for it.
 private final class ServeProcess {
     let pid: pid_t
+    private let output: Int32
     let port: Int
     let token: String
 
@@ -128,7 +129,8 @@ private final class ServeProcess {
             guard count > 0 else { throw BenchmarkFailure.engine("serve", "serve ended: \(text)") }
             text += String(decoding: buffer.prefix(count), as: UTF8.self)
         }
-        close(fds[0])
+        // The read end stays open until the server stops: it prints as it stops.
+        output = fds[0]
         guard let match = text.firstMatch(of: /127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]+)/) else {
             throw BenchmarkFailure.engine("serve", "no URL in \(text)")
         }
@@ -140,6 +142,7 @@ private final class ServeProcess {
         kill(pid, SIGINT)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        close(output)
     }
 
     /// The server's resident memory now (VmRSS).
