@@ -30,6 +30,8 @@ struct ServeCommand: Subcommand {
     }
 
     func run(in context: InspectContext) throws -> ToolExitCode {
+        // It takes Ctrl-C for itself until the process ends: not a command for the shell's loop.
+        if context.inShell { throw InspectError("serve runs on its own: objdb-inspect PATH serve") }
         let stop = try StopSignal()
         // A browser that leaves mid-download closes the pipe an export writes to: an error, not a signal.
         signal(SIGPIPE, SIG_IGN)
