@@ -229,10 +229,13 @@ final class PreparedQuery: @unchecked Sendable {
     ) throws {
         let transaction = reader.source.transaction
         let binding = self.binding
+        let budget = reader.budget
+        try budget?.check()
 
         /// Tests one candidate; `false` once the visitor has enough.
         @inline(__always)
         func consider(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool {
+            try budget?.spend()
             let record = try reader.record(value, of: binding)
             if let runner, try !runner.matches(record, key: key, in: reader) { return true }
             return visitor.take(key: key, record: record)
