@@ -93,7 +93,9 @@ private struct CheckPass {
         let table = binding.table!
         let name = binding.schema.name
         let total = try transaction.statistics(of: table).entries
-        let indexed = binding.properties.filter { $0.schema.isIndexed && $0.index != nil }
+        let indexed = binding.properties.filter {
+            $0.schema.isIndexed && $0.index != nil && $0.schema.index != .fullText
+        }
         var digests = [EntryDigest](repeating: EntryDigest(), count: indexed.count)
         var done = 0
         var problems: [String] = []

@@ -151,7 +151,7 @@ final class PreparedQuery: @unchecked Sendable {
         }
         var collector = MatchCollector(limit: 1)
         try scan(reader, &collector)
-        return collector.keys.first.map { ($0, collector.records.first) }
+        return collector.keys.first.map { ($0, collector.keptRecords?.first) }
     }
 
     /// The matching objects' table keys in the results' order, as a key list, with their records
@@ -164,7 +164,7 @@ final class PreparedQuery: @unchecked Sendable {
         }
         var collector = FlatMatchCollector(limit: spec.limit)
         try scan(reader, &collector)
-        return (KeyChunks(collector.keys), collector.records)
+        return (KeyChunks(collector.keys), collector.keptRecords)
     }
 
     /// The matching objects' table keys in the results' order and, when the scan's order is the
@@ -174,7 +174,7 @@ final class PreparedQuery: @unchecked Sendable {
         var collector = MatchCollector(limit: stopsEarly ? spec.limit : nil)
         try scan(reader, &collector)
         var keys = collector.keys
-        var records: [RecordReader]? = collector.records
+        var records: [RecordReader]? = collector.keptRecords
         if !spec.sorts.isEmpty && !sortedByPlan {
             records = nil
             keys = try sort(keys, reader)
@@ -284,6 +284,19 @@ final class PreparedQuery: @unchecked Sendable {
         case .indexRange(let property, let lower, let upper):
             guard let index = property.index else { break }
             try transaction.cursor(index).forEach(from: lower, to: upper) { try considerKey($0.value) }
+        case .fullText(let property, let search):
+            guard let index = property.index else { break }
+            let keys = try FullTextSearcher(
+                transaction: transaction, index: index, kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type)
+            ).keys(matching: search)
+            // With nothing left to test, the index's answer is the answer: no record is read.
+            if runner == nil { visitor.expect(keys.count, keyLength: keys.isEmpty ? 0 : keys.withKey(at: 0) { $0.count }) }
+            for position in 0..<keys.count {
+                let more = try keys.withKey(at: position) { key in
+                    runner == nil ? visitor.take(key: key) : try considerKey(key)
+                }
+                if !more { break }
+            }
         case .indexOrder(let property, let descending):
             guard let index = property.index else { break }
             let cursor = try transaction.cursor(index)
@@ -374,6 +387,8 @@ protocol MatchVisitor {
     var wantsMore: Bool { get }
     /// Takes one match; returns `false` once it has enough.
     mutating func take(key: UnsafeRawBufferPointer, record: RecordReader) -> Bool
+    /// Takes one match whose record was not read (an index decided it); returns `false` once it has enough.
+    mutating func take(key: UnsafeRawBufferPointer) -> Bool
     /// Told, before the first match, that at most `count` matches come, each with a key about
     /// as long as `keyLength`: room for them all at once, not by doubling.
     mutating func expect(_ count: Int, keyLength: Int)
@@ -397,6 +412,11 @@ struct MatchCounter: MatchVisitor {
         count += 1
         return wantsMore
     }
+
+    mutating func take(key: UnsafeRawBufferPointer) -> Bool {
+        count += 1
+        return wantsMore
+    }
 }
 
 /// Keeps matches' keys, end to end in one buffer, and their records, up to a limit.
@@ -415,6 +435,16 @@ struct FlatMatchCollector: MatchVisitor {
         records.append(record)
         return wantsMore
     }
+
+    mutating func take(key: UnsafeRawBufferPointer) -> Bool {
+        keys.append(key)
+        hasEveryRecord = false
+        return wantsMore
+    }
+
+    /// The matches' records, unless some match came without one.
+    var keptRecords: [RecordReader]? { hasEveryRecord ? records : nil }
+    private var hasEveryRecord = true
 
     mutating func expect(_ count: Int, keyLength: Int) {
         let count = limit.map { Swift.min($0, count) } ?? count
@@ -440,4 +470,14 @@ struct MatchCollector: MatchVisitor {
         records.append(record)
         return wantsMore
     }
+
+    mutating func take(key: UnsafeRawBufferPointer) -> Bool {
+        keys.append(Array(key))
+        hasEveryRecord = false
+        return wantsMore
+    }
+
+    /// The matches' records, unless some match came without one.
+    var keptRecords: [RecordReader]? { hasEveryRecord ? records : nil }
+    private var hasEveryRecord = true
 }
