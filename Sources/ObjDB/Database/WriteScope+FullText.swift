@@ -125,42 +125,60 @@ struct FullTextIndexBuilder {
         }
     }
 
+    /// The tokens gathered, sorted bytewise (key order).
+    func sortedTokens() -> [[UInt8]] {
+        postings.keys.sorted { left, right in
+            left.withUnsafeBytes { left in right.withUnsafeBytes { PostingCodec.compare(left, $0) < 0 } }
+        }
+    }
+
+    /// Every posting of `token`, in table-key order, as one chunk (of any length).
+    func postings(of token: [UInt8]) -> PostingCodec.Chunk {
+        var chunk = PostingCodec.Chunk()
+        postings[token]?.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let keyLength = VarUInt.read(bytes, at: &offset)!
+                let key = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + keyLength])
+                offset += keyLength
+                let length = VarUInt.read(bytes, at: &offset)!
+                let count = VarUInt.read(bytes, at: &offset)!
+                var positions: [Int] = []
+                positions.reserveCapacity(count)
+                for _ in 0..<count { positions.append(VarUInt.read(bytes, at: &offset)!) }
+                chunk.append(key: key, length: length, positions: positions)
+            }
+        }
+        return chunk
+    }
+
     /// Puts the statistics and every chunk, in key order, with `MDB_APPEND`.
     func write(to writer: FullTextIndexWriter) throws {
         let statistics = PostingCodec.encodeStatistics(documents: documents, tokens: tokens)
         try put(statistics, forKey: PostingCodec.statisticsKey, writer)
-        let sorted = postings.keys.sorted { left, right in
-            left.withUnsafeBytes { left in right.withUnsafeBytes { PostingCodec.compare(left, $0) < 0 } }
+        for token in sortedTokens() {
+            for chunk in Self.chunks(of: postings(of: token), kind: kind) { try putChunk(chunk, of: token, writer) }
         }
-        for token in sorted {
-            var chunk = PostingCodec.Chunk()
-            var encodedEstimate = 0
-            let stream = postings[token]!
-            try stream.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let keyLength = VarUInt.read(bytes, at: &offset)!
-                    let key = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + keyLength])
-                    offset += keyLength
-                    let length = VarUInt.read(bytes, at: &offset)!
-                    let count = VarUInt.read(bytes, at: &offset)!
-                    var positions: [Int] = []
-                    positions.reserveCapacity(count)
-                    for _ in 0..<count { positions.append(VarUInt.read(bytes, at: &offset)!) }
-                    let size = 4 + 2 * count + (kind == .bytes ? keyLength : 3)
-                    if chunk.count == PostingCodec.maximumPostings
-                        || encodedEstimate + size > FullTextIndexWriter.maximumChunkBytes
-                    {
-                        try putChunk(chunk, of: token, writer)
-                        chunk = PostingCodec.Chunk()
-                        encodedEstimate = 0
-                    }
-                    chunk.append(key: key, length: length, positions: positions)
-                    encodedEstimate += size
-                }
+    }
+
+    /// `postings` cut into chunks as the index keeps them: full ones, each at most
+    /// ``PostingCodec/maximumPostings`` postings and about ``FullTextIndexWriter/maximumChunkBytes`` bytes.
+    static func chunks(of postings: PostingCodec.Chunk, kind: PostingCodec.KeyKind) -> [PostingCodec.Chunk] {
+        var chunks: [PostingCodec.Chunk] = []
+        var start = 0
+        var estimate = 0
+        for index in 0..<postings.count {
+            let size = 4 + 2 * postings.positions(index).count + (kind == .bytes ? postings.key(index).count : 3)
+            if index - start == PostingCodec.maximumPostings || estimate + size > FullTextIndexWriter.maximumChunkBytes
+            {
+                chunks.append(postings.slice(start..<index))
+                start = index
+                estimate = 0
             }
-            if chunk.count > 0 { try putChunk(chunk, of: token, writer) }
+            estimate += size
         }
+        if start < postings.count { chunks.append(postings.slice(start..<postings.count)) }
+        return chunks
     }
 
     private func putChunk(_ chunk: PostingCodec.Chunk, of token: [UInt8], _ writer: FullTextIndexWriter) throws {

@@ -121,6 +121,20 @@ struct FullTextSearcher {
         return (kept, positions)
     }
 
+    /// How many objects hold `phrase`: for one exact token, from the chunks' headers alone.
+    func documentCount(of phrase: TextSearch.Phrase) throws -> Int {
+        guard phrase.terms.count == 1, !phrase.terms[0].isPrefix else { return try postings(of: phrase, detail: false).count }
+        let token = phrase.terms[0].token
+        let cursor = try transaction.cursor(index)
+        var count = 0
+        var entry = try token.withUnsafeBytes { try cursor.seek(atLeast: $0) }
+        while let found = entry, let parts = PostingCodec.splitEntryKey(found.key), parts.token.elementsEqual(token) {
+            count += PostingCodec.ChunkHeader(found.value)?.count ?? 0
+            entry = try cursor.next()
+        }
+        return count
+    }
+
     // MARK: Postings
 
     /// The postings of one phrase: every object holding it, sorted, with (for `detail`) its

@@ -111,6 +111,7 @@ final class PreparedQuery: @unchecked Sendable {
         if let filter = spec.filter { text += ", filter \(filter.text)" }
         if !spec.sorts.isEmpty { text += sortedByPlan ? ", sorted by the scan" : ", sorted in memory" }
         if !spec.distinctPaths.isEmpty { text += ", distinct by \(spec.distinctPaths.joined(separator: ", "))" }
+        if let ranking = spec.ranking { text += ", ranked by BM25 of \(ranking.property) ('\(ranking.search)')" }
         if let limit = spec.limit { text += ", limit \(limit)" }
         for step in spec.then {
             switch step {
@@ -133,6 +134,7 @@ final class PreparedQuery: @unchecked Sendable {
 
     /// The number of matching objects; without a sort or `distinct`, counted without keeping a key.
     func count(_ reader: QueryReader) throws -> Int {
+        if let ranking = spec.ranking { return try rankedKeys(ranking, reader).count }
         guard spec.then.isEmpty, spec.distinctPaths.isEmpty, spec.sorts.isEmpty || spec.limit == nil else {
             return try matches(reader).keys.count
         }
@@ -145,6 +147,7 @@ final class PreparedQuery: @unchecked Sendable {
     /// The first matching object's key and record, reading no further than it when the scan's
     /// order is the results' order.
     func first(_ reader: QueryReader) throws -> (key: [UInt8], record: RecordReader?)? {
+        if let ranking = spec.ranking { return try rankedKeys(ranking, reader).first.map { ($0, nil) } }
         guard orderedByScan, spec.limit != 0, spec.then.isEmpty else {
             let found = try matches(reader)
             return found.keys.first.map { ($0, found.records?.first) }
@@ -158,6 +161,7 @@ final class PreparedQuery: @unchecked Sendable {
     /// when kept. When the scan's order is the results' and nothing reorders or thins them
     /// afterwards (the common case), the keys stay in one buffer: no array per key.
     func matchedKeys(_ reader: QueryReader) throws -> (keys: KeyChunks, records: [RecordReader]?) {
+        if let ranking = spec.ranking { return (KeyChunks(try rankedKeys(ranking, reader)), nil) }
         guard orderedByScan, spec.distinctPaths.isEmpty, thenSteps.isEmpty else {
             let (keys, records) = try matches(reader)
             return (KeyChunks(keys), records)
@@ -170,6 +174,7 @@ final class PreparedQuery: @unchecked Sendable {
     /// The matching objects' table keys in the results' order and, when the scan's order is the
     /// results' order, their records (pointers into the map, valid while the reader's transaction is).
     func matches(_ reader: QueryReader) throws -> (keys: [[UInt8]], records: [RecordReader]?) {
+        if let ranking = spec.ranking { return (try rankedKeys(ranking, reader), nil) }
         let stopsEarly = orderedByScan && spec.distinctPaths.isEmpty
         var collector = MatchCollector(limit: stopsEarly ? spec.limit : nil)
         try scan(reader, &collector)

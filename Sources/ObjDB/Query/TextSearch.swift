@@ -86,6 +86,8 @@ struct TextSearch: Hashable, Sendable {
             }
         }
         guard !terms.isEmpty else { return nil }
+        // One CJK character alone is a prefix of the pairs it starts; inside a phrase it is itself.
+        if terms.count > 1 { for index in terms.indices { terms[index].isPrefix = false } }
         // A prefix search cut at the longest token would match more than asked: it stays exact.
         if isPrefix, terms[terms.count - 1].token.count < TextTokenizer.maximumLength {
             terms[terms.count - 1].isPrefix = true
@@ -121,22 +123,34 @@ struct TokenList {
         }
     }
 
+    /// The number of tokens (the value's length for ranking).
+    var count: Int { tokens.count }
+
     /// Whether the phrase occurs: its first term somewhere, each next term one position further.
     func contains(_ phrase: TextSearch.Phrase) -> Bool {
-        guard let first = phrase.terms.first else { return false }
+        occurrences(of: phrase, stoppingAtFirst: true) > 0
+    }
+
+    /// How often the phrase occurs (its term frequency, as the index counts it).
+    func occurrences(of phrase: TextSearch.Phrase, stoppingAtFirst: Bool = false) -> Int {
+        guard let first = phrase.terms.first else { return 0 }
+        var found = 0
         for token in tokens where matches(token, first) {
             var position = token.position
-            var found = true
+            var aligned = true
             for term in phrase.terms.dropFirst() {
                 position += 1
                 guard tokens.contains(where: { $0.position == position && matches($0, term) }) else {
-                    found = false
+                    aligned = false
                     break
                 }
             }
-            if found { return true }
+            if aligned {
+                found += 1
+                if stoppingAtFirst { return found }
+            }
         }
-        return false
+        return found
     }
 
     private func matches(_ token: (start: Int, count: Int, position: Int), _ term: TextSearch.Term) -> Bool {
