@@ -63,18 +63,43 @@ struct FullTextWorkload: StandaloneWorkload {
         report.objdbBuild = try time {
             var configuration = Configuration(path: indexedPath, types: [W12Indexed.FTSTweet.self])
             configuration.schemaVersion = 1
+            configuration.isDurable = false
             _ = try Database(configuration: configuration)
         }
         report.ftsBuild = try time { try callBaseline("fts5") { bench_fts_build(fts, &$0) } }
         report.objdbSize = try Self.indexSize(indexedPath)
         report.ftsSize = Int(bench_fts_index_size(fts))
 
+        try measureSearches(indexedPath: indexedPath, fts: fts, corpus: corpus, context: context, into: &report)
+        // One tweet per write transaction, with the index and without it, interleaved.
+        for durable in [false, true] {
+            let (indexed, plain) = try Self.singleWrites(
+                corpus, plainPath: plainPath, indexedPath: indexedPath, durable: durable, writes: context.quick ? 30 : 300)
+            if durable {
+                report.durableIndexed = indexed
+                report.durablePlain = plain
+            } else {
+                report.fastIndexed = indexed
+                report.fastPlain = plain
+            }
+        }
+        return WorkloadSection(
+            lines: report.table, results: report.resultLines, jsonKey: "full_text", json: report.json,
+            targets: report.targets(workload: name))
+    }
+
+    /// The searches and the scan, each answer checked against FTS5's.
+    private func measureSearches(
+        indexedPath: String, fts: OpaquePointer, corpus: FullTextCorpus, context: WorkloadContext,
+        into report: inout FullTextReport
+    ) throws {
         var configuration = Configuration(path: indexedPath, types: [W12Indexed.FTSTweet.self])
         configuration.schemaVersion = 1
+        configuration.isDurable = false
         let database = try Database(configuration: configuration)
         let all = try database.view().objects(W12Indexed.FTSTweet.self)
         let samples = context.quick ? 9 : 101
-        var idBuffer = [Int64](repeating: 0, count: count)
+        var idBuffer = [Int64](repeating: 0, count: corpus.count)
         for query in FullTextQuery.all(corpus) {
             var measurement = QueryMeasurement(query: query)
             let mine = try query.objdb(all)
@@ -102,22 +127,6 @@ struct FullTextWorkload: StandaloneWorkload {
                 try time { try callBaseline("fts5") { bench_fts_query(fts, BENCH_FTS_LIKE, needle, nil, 0, &liked, &$0) } })
         }
         report.containsMatches = scanned
-
-        // One tweet per write transaction, with the index and without it, interleaved.
-        for durable in [false, true] {
-            let (indexed, plain) = try Self.singleWrites(
-                corpus, plainPath: plainPath, indexedPath: indexedPath, durable: durable, writes: context.quick ? 30 : 300)
-            if durable {
-                report.durableIndexed = indexed
-                report.durablePlain = plain
-            } else {
-                report.fastIndexed = indexed
-                report.fastPlain = plain
-            }
-        }
-        return WorkloadSection(
-            lines: report.table, results: report.resultLines, jsonKey: "full_text", json: report.json,
-            targets: report.targets(workload: name))
     }
 
     /// Every tweet in one write transaction, without the index.

@@ -34,6 +34,7 @@ extension TwitterUser {
         $0.map(\.statusesCount, "statuses_count")
         $0.map(\.verified, "verified")
         $0.map(\.createdAt, "created_at", .twitterDate)
+        $0.map(\.bio, "description")
     }
 
     /// How a mention maps onto a partial user: ID, name and screen name. Used with

@@ -10,7 +10,7 @@ public final class TwitterUser: Object {
     /// The user ID, exact from `id_str`.
     @Persisted(primaryKey: true) public var id: Int64
     /// The display name.
-    @Persisted public var name = ""
+    @Persisted(indexed: .fullText) public var name = ""
     /// The handle, without `@`.
     @Persisted(indexed: true) public var screenName = ""
     /// The HTTPS URL of the profile image.
@@ -27,4 +27,6 @@ public final class TwitterUser: Object {
     @Persisted public var createdAt: Date?
     /// The tweets the store holds by this user.
     @Persisted(originProperty: "user") public var tweets: LinkingObjects<Tweet>
+    /// The profile's description (`description`), searchable: `bio TEXT 'swift'`.
+    @Persisted(indexed: .fullText) public var bio: String?
 }
