@@ -60,7 +60,8 @@ struct FullTextCorpus {
             for rank in Set(picked) { frequencies[rank] += 1 }
         }
         let wanted = Swift.max(2, count / 10_000)
-        let rare = (1_000..<words.count).filter { frequencies[$0] > 0 }
+        let rare =
+            (1_000..<words.count).filter { frequencies[$0] > 0 }
             .min { abs(frequencies[$0] - wanted) < abs(frequencies[$1] - wanted) } ?? 0
         rareWord = words[rare]
         self.ids = ids
@@ -92,12 +93,15 @@ struct FullTextCorpus {
             parts.append(word)
         }
         if Double.random(in: 0..<1, using: &random) < 0.2 {
-            parts.insert("#" + Self.word(pick(zipf: tags, &random)), at: Int.random(in: 0...parts.count, using: &random))
+            parts.insert(
+                "#" + Self.word(pick(zipf: tags, &random)), at: Int.random(in: 0...parts.count, using: &random))
         }
         if Double.random(in: 0..<1, using: &random) < 0.2 {
             parts.insert(emoji.randomElement(using: &random)!, at: Int.random(in: 0...parts.count, using: &random))
         }
-        if Double.random(in: 0..<1, using: &random) < 0.2 { parts[parts.count - 1] += ["!", "?"][Int.random(in: 0...1, using: &random)] }
+        if Double.random(in: 0..<1, using: &random) < 0.2 {
+            parts[parts.count - 1] += ["!", "?"][Int.random(in: 0...1, using: &random)]
+        }
         if Double.random(in: 0..<1, using: &random) < 0.3 {
             let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
             parts.append("https://t.co/" + String((0..<10).map { _ in alphabet.randomElement(using: &random)! }))

@@ -82,7 +82,8 @@ struct FullTextReport {
             String(format: "%.1f", median(fastPlain) * 1e6), String(format: "%.2f×", fastWriteRatio), "(shown)",
         ])
         other.append([
-            "CONTAINS[c] 'swift' vs LIKE (ms, \(containsMatches) matches)", String(format: "%.1f", median(contains) * 1e3),
+            "CONTAINS[c] 'swift' vs LIKE (ms, \(containsMatches) matches)",
+            String(format: "%.1f", median(contains) * 1e3),
             String(format: "%.1f", median(like) * 1e3), String(format: "%.2f× faster", scanSpeedup),
             "≥ \(Self.minimumScanSpeedup)× faster",
         ])
@@ -113,7 +114,8 @@ struct FullTextReport {
             "objdb_index_bytes": objdbSize, "fts5_index_bytes": ftsSize,
             "queries": queries.map { measurement in
                 [
-                    "title": measurement.query.title, "search": measurement.query.search, "matches": measurement.matches,
+                    "title": measurement.query.title, "search": measurement.query.search,
+                    "matches": measurement.matches,
                     "objdb_seconds": measurement.objdb, "fts5_seconds": measurement.fts, "ratio": measurement.ratio,
                 ] as [String: Any]
             },
@@ -126,7 +128,8 @@ struct FullTextReport {
     func targets(workload: String) -> [TargetCheck] {
         var checks = queries.map { measurement in
             TargetCheck(
-                workload: workload, measure: "\(measurement.query.title): objdb ÷ fts5 median", measured: measurement.ratio,
+                workload: workload, measure: "\(measurement.query.title): objdb ÷ fts5 median",
+                measured: measurement.ratio,
                 bound: 1, higherIsBetter: false)
         }
         checks.append(

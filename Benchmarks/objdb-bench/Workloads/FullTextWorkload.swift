@@ -74,7 +74,8 @@ struct FullTextWorkload: StandaloneWorkload {
         // One tweet per write transaction, with the index and without it, interleaved.
         for durable in [false, true] {
             let (indexed, plain) = try Self.singleWrites(
-                corpus, plainPath: plainPath, indexedPath: indexedPath, durable: durable, writes: context.quick ? 30 : 300)
+                corpus, plainPath: plainPath, indexedPath: indexedPath, durable: durable,
+                writes: context.quick ? 30 : 300)
             if durable {
                 report.durableIndexed = indexed
                 report.durablePlain = plain
@@ -124,7 +125,9 @@ struct FullTextWorkload: StandaloneWorkload {
         for _ in 0..<(context.quick ? 3 : 7) {
             report.contains.append(try time { _ = try all.filter("text CONTAINS[c] %@", needle).count })
             report.like.append(
-                try time { try callBaseline("fts5") { bench_fts_query(fts, BENCH_FTS_LIKE, needle, nil, 0, &liked, &$0) } })
+                try time {
+                    try callBaseline("fts5") { bench_fts_query(fts, BENCH_FTS_LIKE, needle, nil, 0, &liked, &$0) }
+                })
         }
         report.containsMatches = scanned
     }
@@ -151,7 +154,8 @@ struct FullTextWorkload: StandaloneWorkload {
         let info = try StoreInfo.read(path: path)
         return info.databases.filter { $0.name.hasPrefix("fts.") }.reduce(0) { total, entry in
             let statistics = entry.statistics
-            return total + (statistics.branchPages + statistics.leafPages + statistics.overflowPages) * statistics.pageSize
+            return total + (statistics.branchPages + statistics.leafPages + statistics.overflowPages)
+                * statistics.pageSize
         }
     }
 
@@ -160,7 +164,9 @@ struct FullTextWorkload: StandaloneWorkload {
         var found = 0
         let capacity = buffer.count
         try buffer.withUnsafeMutableBufferPointer { ids in
-            try callBaseline("fts5") { bench_fts_query(store, query.kind, query.match, ids.baseAddress, capacity, &found, &$0) }
+            try callBaseline("fts5") {
+                bench_fts_query(store, query.kind, query.match, ids.baseAddress, capacity, &found, &$0)
+            }
         }
         return Array(buffer.prefix(Swift.min(found, capacity)))
     }
@@ -257,7 +263,8 @@ struct FullTextQuery {
         case .match: return try all.filter("text TEXT %@", search).integerPrimaryKeys()
         case .top20: return try all.search(search, in: "text", limit: 20).integerPrimaryKeys()
         case .filtered:
-            return try all.filter("text TEXT %@ AND retweetCount > 50 SORT(createdAt DESC)", search).integerPrimaryKeys()
+            return try all.filter("text TEXT %@ AND retweetCount > 50 SORT(createdAt DESC)", search)
+                .integerPrimaryKeys()
         }
     }
 
@@ -267,7 +274,8 @@ struct FullTextQuery {
             let overlap = Set(mine).intersection(theirs).count
             guard overlap >= Swift.min(18, Swift.min(mine.count, theirs.count)), mine.count == theirs.count else {
                 throw BenchmarkFailure.disagreement(
-                    workload: "W12", detail: "\(title): top 20 overlap \(overlap) (\(mine.prefix(5))… vs \(theirs.prefix(5))…)")
+                    workload: "W12",
+                    detail: "\(title): top 20 overlap \(overlap) (\(mine.prefix(5))… vs \(theirs.prefix(5))…)")
             }
             return
         }
@@ -276,7 +284,9 @@ struct FullTextQuery {
             let missing = Set(theirs).subtracting(mine).prefix(3)
             throw BenchmarkFailure.disagreement(
                 workload: "W12",
-                detail: "\(title) '\(search)': objdb \(mine.count), fts5 \(theirs.count); only objdb \(Array(extra)), only fts5 \(Array(missing))")
+                detail:
+                    "\(title) '\(search)': objdb \(mine.count), fts5 \(theirs.count); only objdb \(Array(extra)), only fts5 \(Array(missing))"
+            )
         }
     }
 }

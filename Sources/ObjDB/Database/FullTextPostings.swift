@@ -15,7 +15,9 @@ struct DocumentTokens {
             found[Array(token), default: []].append(position)
             length += 1
         }
-        tokens = found.keys.sorted { PostingCodec.compare($0.withUnsafeBytes { $0 }, $1.withUnsafeBytes { $0 }) < 0 }
+        tokens = found.keys.sorted { left, right in
+            left.withUnsafeBytes { left in right.withUnsafeBytes { PostingCodec.compare(left, $0) < 0 } }
+        }
         positions = tokens.map { found[$0]! }
     }
 
@@ -53,10 +55,26 @@ struct FullTextIndexWriter {
             try write([chunk], of: token, replacing: nil)
             return
         }
-        let firstKey = PostingCodec.splitEntryKey(entryKey.withUnsafeBytes { $0 })!.firstKey
+        let first = Array(entryKey[(entryKey.firstIndex(of: 0)! + 1)...])
+        // A key above every key of the chunk (a new object, usually): spliced in, nothing decoded.
+        let appended = value.withUnsafeBytes { value in
+            key.withUnsafeBytes { key in
+                first.withUnsafeBytes { firstKey in
+                    PostingCodec.appending(
+                        to: value, firstKey: firstKey, key: key, length: length, positions: positions, kind: kind,
+                        maximumBytes: Self.maximumChunkBytes)
+                }
+            }
+        }
+        if let appended {
+            try entryKey.withUnsafeBytes { entryKey in
+                try appended.withUnsafeBytes { _ = try transaction.put($0, forKey: entryKey, in: index) }
+            }
+            return
+        }
         guard
             let chunk = value.withUnsafeBytes({ value in
-                PostingCodec.decode(value, firstKey: firstKey, kind: kind)
+                first.withUnsafeBytes { PostingCodec.decode(value, firstKey: $0, kind: kind) }
             })
         else { throw damaged(token) }
         let (position, found) = key.withUnsafeBytes { chunk.search($0) }
@@ -75,10 +93,10 @@ struct FullTextIndexWriter {
     /// Removes the posting of the object `key` from `token`'s chunks, if there is one.
     func remove(token: [UInt8], key: [UInt8]) throws {
         guard let (entryKey, value) = try chunk(holding: key, of: token) else { return }
-        let firstKey = PostingCodec.splitEntryKey(entryKey.withUnsafeBytes { $0 })!.firstKey
+        let first = Array(entryKey[(entryKey.firstIndex(of: 0)! + 1)...])
         guard
             let chunk = value.withUnsafeBytes({ value in
-                PostingCodec.decode(value, firstKey: firstKey, kind: kind)
+                first.withUnsafeBytes { PostingCodec.decode(value, firstKey: $0, kind: kind) }
             })
         else { throw damaged(token) }
         let (position, found) = key.withUnsafeBytes { chunk.search($0) }

@@ -190,7 +190,9 @@ struct FullTextIndexBuilder {
 
     private func put(_ value: [UInt8], forKey key: [UInt8], _ writer: FullTextIndexWriter) throws {
         try key.withUnsafeBytes { key in
-            try value.withUnsafeBytes { _ = try writer.transaction.put($0, forKey: key, in: writer.index, options: .append) }
+            try value.withUnsafeBytes {
+                _ = try writer.transaction.put($0, forKey: key, in: writer.index, options: .append)
+            }
         }
     }
 }

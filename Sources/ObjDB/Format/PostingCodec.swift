@@ -55,7 +55,9 @@ enum PostingCodec {
     }
 
     /// The token and first table key of a chunk's entry key; `nil` for the statistics key or a damaged one.
-    static func splitEntryKey(_ key: UnsafeRawBufferPointer) -> (token: UnsafeRawBufferPointer, firstKey: UnsafeRawBufferPointer)? {
+    static func splitEntryKey(_ key: UnsafeRawBufferPointer) -> (
+        token: UnsafeRawBufferPointer, firstKey: UnsafeRawBufferPointer
+    )? {
         guard let separator = key.firstIndex(of: 0), separator > 0, separator < key.count - 1 else { return nil }
         return (
             UnsafeRawBufferPointer(rebasing: key[0..<separator]),

@@ -70,7 +70,8 @@ enum TextCharacterClass: UInt8 {
             return .cjk
         }
         let category = properties.generalCategory
-        if properties.isGraphemeExtend || category == .spacingMark || properties.isEmojiModifier || category == .format {
+        if properties.isGraphemeExtend || category == .spacingMark || properties.isEmojiModifier || category == .format
+        {
             return .extend
         }
         switch category {

@@ -84,7 +84,8 @@ enum TextFolding {
         }
         let lower = scalar.properties.lowercaseMapping
         let decomposed =
-            value >= 0xFF00 ? lower.decomposedStringWithCompatibilityMapping : lower.decomposedStringWithCanonicalMapping
+            value >= 0xFF00
+            ? lower.decomposedStringWithCompatibilityMapping : lower.decomposedStringWithCanonicalMapping
         var result: [UInt32] = []
         for folded in decomposed.unicodeScalars where !isGenericDiacritic(folded.value) {
             // A compatibility decomposition may give an uppercase ASCII letter (fullwidth Ａ is A).

@@ -92,7 +92,8 @@ struct FullTextCheck {
                         break
                     }
                 }
-                stored.append(key: chunk.key(position), length: chunk.lengths[position], positions: chunk.positions(position))
+                stored.append(
+                    key: chunk.key(position), length: chunk.lengths[position], positions: chunk.positions(position))
             }
         }
         finishToken()

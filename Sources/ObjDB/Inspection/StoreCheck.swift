@@ -78,7 +78,8 @@ private struct CheckPass {
             let indexes = try checkRecords(of: binding)
             for (property, expected) in indexes { try checkIndex(property, of: binding, expected: expected) }
             for property in binding.properties where property.schema.index == .fullText && property.index != nil {
-                let check = FullTextCheck(transaction: transaction, binding: binding, property: property, damaged: damaged)
+                let check = FullTextCheck(
+                    transaction: transaction, binding: binding, property: property, damaged: damaged)
                 for text in try check.problems() { problem(text) }
             }
         }

@@ -80,8 +80,7 @@ struct ResultsDiffer {
                 spec.ranking != nil
                 ? diff.newKeys.firstIndex(of: source.key)
                 : try Self.index(of: source.key, in: diff.newKeys, by: { try order.precedes($0, $1) })
-            if let position, !inserted.contains(position)
-            {
+            if let position, !inserted.contains(position) {
                 modifications.insert(position)
             }
         }

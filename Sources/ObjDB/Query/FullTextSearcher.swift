@@ -123,7 +123,9 @@ struct FullTextSearcher {
 
     /// How many objects hold `phrase`: for one exact token, from the chunks' headers alone.
     func documentCount(of phrase: TextSearch.Phrase) throws -> Int {
-        guard phrase.terms.count == 1, !phrase.terms[0].isPrefix else { return try postings(of: phrase, detail: false).count }
+        guard phrase.terms.count == 1, !phrase.terms[0].isPrefix else {
+            return try postings(of: phrase, detail: false).count
+        }
         let token = phrase.terms[0].token
         let cursor = try transaction.cursor(index)
         var count = 0
@@ -307,9 +309,11 @@ struct PostingList {
         while start < entries.count {
             var end = start + 1
             while end < entries.count,
-                lists[entries[start].list].keys.withKey(at: entries[start].index, { a in
-                    lists[entries[end].list].keys.withKey(at: entries[end].index) { PostingCodec.compare(a, $0) }
-                }) == 0
+                lists[entries[start].list].keys.withKey(
+                    at: entries[start].index,
+                    { a in
+                        lists[entries[end].list].keys.withKey(at: entries[end].index) { PostingCodec.compare(a, $0) }
+                    }) == 0
             {
                 end += 1
             }

@@ -292,10 +292,13 @@ final class PreparedQuery: @unchecked Sendable {
         case .fullText(let property, let search):
             guard let index = property.index else { break }
             let keys = try FullTextSearcher(
-                transaction: transaction, index: index, kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type)
+                transaction: transaction, index: index,
+                kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type)
             ).keys(matching: search)
             // With nothing left to test, the index's answer is the answer: no record is read.
-            if runner == nil { visitor.expect(keys.count, keyLength: keys.isEmpty ? 0 : keys.withKey(at: 0) { $0.count }) }
+            if runner == nil {
+                visitor.expect(keys.count, keyLength: keys.isEmpty ? 0 : keys.withKey(at: 0) { $0.count })
+            }
             for position in 0..<keys.count {
                 let more = try keys.withKey(at: position) { key in
                     runner == nil ? visitor.take(key: key) : try considerKey(key)

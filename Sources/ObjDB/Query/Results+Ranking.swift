@@ -24,7 +24,8 @@ extension Results {
         guard let bound = binding[property], bound.schema.index == .fullText, bound.index != nil else {
             throw ObjDBError.invalidQuery(
                 type: binding.schema.name,
-                reason: "ranked search needs a full-text index on \(property): declare it @Persisted(indexed: .fullText)")
+                reason:
+                    "ranked search needs a full-text index on \(property): declare it @Persisted(indexed: .fullText)")
         }
         var spec = self.spec.filtered(
             by: .comparison(QueryComparison(path: [property], op: .text, value: .string(search))))

@@ -68,8 +68,9 @@ enum ASCIIFolding {
     private static let hazards: Set<UInt32> = {
         var found = Set<UInt32>()
         for value in UInt32(0x80)..<0x10000 {
-            guard let scalar = Unicode.Scalar(value), scalar.properties.changesWhenCaseFolded
-                || scalar.properties.changesWhenLowercased
+            guard let scalar = Unicode.Scalar(value),
+                scalar.properties.changesWhenCaseFolded
+                    || scalar.properties.changesWhenLowercased
             else { continue }
             if QueryText.fold(String(Character(scalar)), .caseInsensitive).utf8.contains(where: { $0 < 0x80 }) {
                 found.insert(value)

@@ -16,7 +16,8 @@ struct FullTextCrashTests {
         var random = SeededGenerator(seed: durable ? 21 : 22)
         var commits = 0
         for kill in 0..<(8 * stressScale) {
-            commits += try runAndKill(store: store, seed: UInt64(kill + 1), durable: durable, after: .random(in: 20...120, using: &random))
+            commits += try runAndKill(
+                store: store, seed: UInt64(kill + 1), durable: durable, after: .random(in: 20...120, using: &random))
             let db = try Database(path: store, types: [Snippet.self])
             #expect(try StoreCheck(database: db).problems() == [], "kill \(kill)")
         }

@@ -41,8 +41,11 @@ struct FullTextFixtureTests {
                 guard let text = object[key] as? String, !text.isEmpty else { continue }
                 var sample = Sample(text: text)
                 if let entities = object["entities"] as? [String: Any], key != "description" {
-                    sample.hashtags = (entities["hashtags"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String ?? $0["tag"] as? String }
-                    sample.mentions = (entities["user_mentions"] as? [[String: Any]] ?? entities["mentions"] as? [[String: Any]] ?? [])
+                    sample.hashtags = (entities["hashtags"] as? [[String: Any]] ?? []).compactMap {
+                        $0["text"] as? String ?? $0["tag"] as? String
+                    }
+                    sample.mentions =
+                        (entities["user_mentions"] as? [[String: Any]] ?? entities["mentions"] as? [[String: Any]] ?? [])
                         .compactMap { $0["screen_name"] as? String ?? $0["username"] as? String }
                     sample.links = (entities["urls"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String }
                 }
@@ -128,7 +131,9 @@ struct FullTextFixtureTests {
         for sample in try Self.samples() {
             let found = Set(tokens(sample.text))
             for tag in sample.hashtags where sample.text.contains("#" + tag) {
-                #expect(found.contains("#" + Self.expectedToken(tag, script: "Latin")) || tag.unicodeScalars.contains { Self.script($0) != "Latin" }, "#\(tag)")
+                #expect(
+                    found.contains("#" + Self.expectedToken(tag, script: "Latin"))
+                        || tag.unicodeScalars.contains { Self.script($0) != "Latin" }, "#\(tag)")
                 checked += 1
             }
             for mention in sample.mentions where sample.text.contains("@" + mention) {

@@ -43,7 +43,8 @@ struct FullTextMigrationTests {
             try db.write { transaction in
                 for id in 1...300 {
                     try transaction.create(
-                        PlainV1.Article.self, value: ["id": id, "headline": "Headline \(id) about \(id % 3 == 0 ? "Swift" : "tea")"])
+                        PlainV1.Article.self,
+                        value: ["id": id, "headline": "Headline \(id) about \(id % 3 == 0 ? "Swift" : "tea")"])
                 }
             }
         }

@@ -162,7 +162,8 @@ struct FullTextQueryTests {
             try db.view(queue: queue).objects(Snippet.self).filter("text TEXT 'swift'").observe { change in
                 switch change {
                 case .update(let results, let deletions, let insertions, _):
-                    inbox.append(results.map(\.id) + [-1] + deletions.map(Int64.init) + [-2] + insertions.map(Int64.init))
+                    inbox.append(
+                        results.map(\.id) + [-1] + deletions.map(Int64.init) + [-2] + insertions.map(Int64.init))
                 case .error(let error): inbox.append([-99, Int64("\(error)".count)]); print("observer error: \(error)")
                 case .initial(let results): inbox.append(results.map(\.id))
                 }
@@ -214,7 +215,8 @@ struct FullTextQueryTests {
         let queue = DispatchQueue(label: "observer")
         let inbox = Inbox<[Int64]>()
         let token = try onQueue(queue) {
-            try db.view(queue: queue).objects(Snippet.self).search("concurrency", in: "text", limit: 2).observe { change in
+            try db.view(queue: queue).objects(Snippet.self).search("concurrency", in: "text", limit: 2).observe {
+                change in
                 switch change {
                 case .initial(let results), .update(let results, _, _, _): inbox.append(results.map(\.id))
                 case .error: inbox.append([])

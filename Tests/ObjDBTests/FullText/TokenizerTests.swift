@@ -14,7 +14,8 @@ struct TokenizerTests {
     }
 
     @Test func wordsFollowUnicodeWordBoundaries() {
-        #expect(tokens("Hello, world! 3.14 1,000 foo_bar e.g.") == ["hello", "world", "3.14", "1,000", "foo_bar", "e.g"])
+        #expect(
+            tokens("Hello, world! 3.14 1,000 foo_bar e.g.") == ["hello", "world", "3.14", "1,000", "foo_bar", "e.g"])
         #expect(tokens("state-of-the-art") == ["state", "of", "the", "art"])
         #expect(tokens("swift5 5g") == ["swift5", "5g"])
     }
@@ -29,7 +30,10 @@ struct TokenizerTests {
     }
 
     @Test func linksAreOneToken() {
-        #expect(tokens("see https://t.co/AbC123, and www.Swift.org/blog.") == ["see", "https://t.co/abc123", "and", "www.swift.org/blog"])
+        #expect(
+            tokens("see https://t.co/AbC123, and www.Swift.org/blog.") == [
+                "see", "https://t.co/abc123", "and", "www.swift.org/blog",
+            ])
         #expect(tokens("(http://x.io/a?b=1&c=2)") == ["http://x.io/a?b=1&c=2"])
         #expect(tokens("http:// nothing") == ["http", "nothing"])
     }
@@ -50,7 +54,8 @@ struct TokenizerTests {
         var positions: [Int] = []
         var copy = "a 東京都 b"
         copy.withUTF8 { bytes in
-            TextTokenizer.forEachToken(in: UnsafeRawBufferPointer(bytes)) { _, position, _ in positions.append(position) }
+            TextTokenizer.forEachToken(in: UnsafeRawBufferPointer(bytes)) { _, position, _ in positions.append(position)
+            }
         }
         #expect(positions == [0, 1, 2, 2, 3])
     }
@@ -68,16 +73,23 @@ struct TokenizerTests {
         let bytes: [UInt8] = [0x61, 0xFF, 0xC3, 0x28, 0xE2, 0x82, 0x62, 0xF0, 0x9F, 0x63]
         var found: [String] = []
         bytes.withUnsafeBytes { buffer in
-            TextTokenizer.forEachToken(in: buffer) { token, _, _ in found.append(String(decoding: token, as: UTF8.self)) }
+            TextTokenizer.forEachToken(in: buffer) { token, _, _ in found.append(String(decoding: token, as: UTF8.self))
+            }
         }
         #expect(found == ["a", "b", "c"] || !found.isEmpty)
     }
 
     @Test func searchTextParsesRealmsSyntaxAndPhrases() {
         let search = TextSearch("Swift -objc conc* \"exact  Phrase\" -\"old stuff\" 東")
-        #expect(search.required.map { $0.terms.map { String(decoding: $0.token, as: UTF8.self) } } == [["swift"], ["conc"], ["exact", "phrase"], ["東"]])
+        #expect(
+            search.required.map { $0.terms.map { String(decoding: $0.token, as: UTF8.self) } } == [
+                ["swift"], ["conc"], ["exact", "phrase"], ["東"],
+            ])
         #expect(search.required.map { $0.terms.map(\.isPrefix) } == [[false], [true], [false, false], [true]])
-        #expect(search.excluded.map { $0.terms.map { String(decoding: $0.token, as: UTF8.self) } } == [["objc"], ["old", "stuff"]])
+        #expect(
+            search.excluded.map { $0.terms.map { String(decoding: $0.token, as: UTF8.self) } } == [
+                ["objc"], ["old", "stuff"],
+            ])
         #expect(TextSearch("  - * !!").matchesNothing)
     }
 }
