@@ -21,7 +21,6 @@ func runFullTextWriter(path: String, seed: UInt64, durable: Bool) throws -> Neve
     func text() -> String {
         (0..<(1 + random.below(12))).map { _ in words[random.below(words.count)] }.joined(separator: " ")
     }
-    say("ready 0")
     var commits = 0
     while true {
         try database.write { transaction in
@@ -40,6 +39,7 @@ func runFullTextWriter(path: String, seed: UInt64, durable: Bool) throws -> Neve
             }
         }
         commits += 1
-        say("commit \(commits)")
+        // The first commit says the writer is ready: every kill comes after at least one.
+        say(commits == 1 ? "ready 1" : "commit \(commits)")
     }
 }

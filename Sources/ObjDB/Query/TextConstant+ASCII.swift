@@ -17,23 +17,24 @@ enum ASCIIFolding {
         let last = value.count - needle.count
         var found = false
         needle.withUnsafeBufferPointer { needle in
-            var index = 0
-            search: while index <= last {
-                let byte = base[index]
-                if byte == first || byte == upperFirst {
+            // Candidates by `memchr` for each case of the first byte, then the rest compared folded.
+            for candidate in first == upperFirst ? [first] : [first, upperFirst] where !found {
+                var start = 0
+                while start <= last, let hit = memchr(base + start, Int32(candidate), last - start + 1) {
+                    let index = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
                     var offset = 1
                     while offset < needle.count {
-                        let candidate = base[index + offset]
-                        let lowered = candidate >= 0x41 && candidate <= 0x5A ? candidate | 0x20 : candidate
+                        let byte = base[index + offset]
+                        let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
                         if lowered != needle[offset] { break }
                         offset += 1
                     }
                     if offset == needle.count {
                         found = true
-                        break search
+                        break
                     }
+                    start = index + 1
                 }
-                index += 1
             }
         }
         if found { return true }
@@ -42,7 +43,13 @@ enum ASCIIFolding {
 
     /// Whether `value` holds a scalar whose case folding contains ASCII.
     private static func containsFoldingHazard(_ value: UnsafeRawBufferPointer) -> Bool {
-        var index = 0
+        // Most values are ASCII: eight bytes at a time.
+        var word = 0
+        while word + 8 <= value.count {
+            if value.loadUnaligned(fromByteOffset: word, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            word += 8
+        }
+        var index = word
         while index < value.count {
             let byte = value[index]
             if byte < 0x80 {
@@ -56,7 +63,7 @@ enum ASCIIFolding {
             for offset in 1..<length { scalar = scalar << 6 | UInt32(value[index + offset] & 0x3F) }
             if scalar >= 0x10000 {
                 if Unicode.Scalar(scalar)?.properties.changesWhenCaseFolded ?? true { return true }
-            } else if hazards.contains(scalar) {
+            } else if hazards[Int(scalar >> 6)] & (1 << (scalar & 63)) != 0 {
                 return true
             }
             index += length
@@ -65,15 +72,15 @@ enum ASCIIFolding {
     }
 
     /// The scalars of the Basic Multilingual Plane whose `[c]` folding holds an ASCII character.
-    private static let hazards: Set<UInt32> = {
-        var found = Set<UInt32>()
+    private static let hazards: [UInt64] = {
+        var found = [UInt64](repeating: 0, count: 0x10000 / 64)
         for value in UInt32(0x80)..<0x10000 {
             guard let scalar = Unicode.Scalar(value),
                 scalar.properties.changesWhenCaseFolded
                     || scalar.properties.changesWhenLowercased
             else { continue }
             if QueryText.fold(String(Character(scalar)), .caseInsensitive).utf8.contains(where: { $0 < 0x80 }) {
-                found.insert(value)
+                found[Int(value >> 6)] |= 1 << (value & 63)
             }
         }
         return found
