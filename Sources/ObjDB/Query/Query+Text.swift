@@ -15,8 +15,8 @@ extension Query where Value == String {
 }
 
 extension Query where Value == String? {
-    /// The string holds the words of a full-text search (`nil` matches nothing); see
-    /// ``Query/matches(_:)``.
+    /// The string holds the words of a full-text search (`nil` matches nothing), as the non-optional
+    /// property's `matches` does.
     public func matches(_ search: String) -> Query<Bool> {
         comparing(.text, .string(search))
     }

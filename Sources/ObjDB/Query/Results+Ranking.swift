@@ -37,7 +37,7 @@ extension Results {
         return try Results(snapshot: snapshot, binding: binding, preparing: spec)
     }
 
-    /// Ranked search on a property the compiler checks; see ``search(_:in:limit:)``.
+    /// Ranked search on a property the compiler checks; see ``search(_:in:limit:)-(_,String,_)``.
     ///
     /// - Precondition: the property has a full-text index.
     public func search(_ search: String, in keyPath: KeyPath<Element, String>, limit: Int) -> Results {
