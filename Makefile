@@ -126,6 +126,7 @@ demo: deps
 	.build/debug/objdb-inspect $(SYNC_DEMO_STORE) check
 	@.build/debug/objdb-demo $(DEMO_STORE) > .build/objdb-demo.log
 	@echo "objdb-demo's timeline cache is in $(DEMO_STORE) (its output: .build/objdb-demo.log)."
+	.build/debug/objdb-inspect $(SYNC_DEMO_STORE) dump Tweet --where "text TEXT 'naive snapshot -deja'" --limit 5 --props id,text
 	@echo "To browse it live in a web browser: .build/debug/objdb-inspect $(DEMO_STORE) serve --open"
 
 ## The full benchmark, optimized: make bench BENCH_ARGS="--count 100000 --json out.json"

@@ -411,8 +411,17 @@ private struct SortingVisitor: MatchVisitor {
     var wantsMore: Bool { error == nil && !isDone }
 
     mutating func take(key: UnsafeRawBufferPointer, record: RecordReader) -> Bool {
+        take(Array(key), record: record)
+    }
+
+    /// A match an index decided without reading its record (a full-text search): the sort values
+    /// are read through the key.
+    mutating func take(key: UnsafeRawBufferPointer) -> Bool {
+        take(Array(key), record: nil)
+    }
+
+    private mutating func take(_ key: [UInt8], record: RecordReader?) -> Bool {
         do {
-            let key = Array(key)
             isDone = !body((key, try pager.sortValues(of: key, record: record, reader)))
             return !isDone
         } catch {

@@ -16,7 +16,7 @@ public final class Tweet: Object {
     /// The status ID, exact from `id_str` (IDs exceed 2⁵³, so never through `Double`).
     @Persisted(primaryKey: true) public var id: Int64
     /// The text: `full_text` in extended mode, else `text`.
-    @Persisted public var text = ""
+    @Persisted(indexed: .fullText) public var text = ""
     /// When the status was posted.
     @Persisted(indexed: true) public var createdAt = Date(timeIntervalSince1970: 0)
     /// The author.

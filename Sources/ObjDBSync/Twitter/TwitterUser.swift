@@ -10,7 +10,7 @@ public final class TwitterUser: Object {
     /// The user ID, exact from `id_str`.
     @Persisted(primaryKey: true) public var id: Int64
     /// The display name.
-    @Persisted public var name = ""
+    @Persisted(indexed: .fullText) public var name = ""
     /// The handle, without `@`.
     @Persisted(indexed: true) public var screenName = ""
     /// The HTTPS URL of the profile image.
@@ -30,8 +30,8 @@ public final class TwitterUser: Object {
 
     // Since X API v2 (#31); v1.1 fills them too.
 
-    /// The profile's description.
-    @Persisted public var bio: String?
+    /// The profile's description (`description`), searchable: `bio TEXT 'swift'`.
+    @Persisted(indexed: .fullText) public var bio: String?
     /// The location the profile gives, as free text.
     @Persisted public var location: String?
     /// Whether the account's posts are protected (visible to approved followers only).
