@@ -108,6 +108,13 @@ def code_index():
             # A parameter with a default value may be left out: every shorter form counts.
             if "=" in parameters:
                 signatures[name].add(("*",))
+    # The web inspector's pages are JavaScript the docs also name (`textContent`).
+    for folder in CODE_FOLDERS:
+        for directory, _, files in os.walk(os.path.join(ROOT, folder)):
+            for name in files:
+                if name.endswith(".js"):
+                    script = open(os.path.join(directory, name), encoding="utf-8").read()
+                    names.update(re.findall(IDENTIFIER, re.sub(r"//[^\n]*|/\*.*?\*/", " ", script, flags=re.S)))
     return names, spelled, signatures
 
 

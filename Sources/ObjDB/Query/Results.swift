@@ -28,6 +28,10 @@
 /// - ``filter(_:)``
 /// - ``explain()``
 ///
+/// ### Bounding a query
+/// - ``count(deadline:)``
+/// - ``evaluated(deadline:)``
+///
 /// ### Ordering and cutting
 /// - ``sorted(byKeyPath:ascending:)``
 /// - ``sorted(by:)``
@@ -306,15 +310,49 @@ final class KeyList {
         return keys
     }
 
-    /// Runs `body` on the snapshot's current transaction. A damaged record throws; unless
-    /// `throwing`, `body` then runs again reading damaged records as empty ones (each reported
-    /// once), and the damage comes back with the answer.
-    private func run<Answer>(_ throwing: Bool, _ body: (QueryReader) throws -> Answer) throws -> (Answer, ObjDBError?) {
+    /// The count, worked out within `budget` unless known for the snapshot (``count``'s answer).
+    /// Damaged records read as empty ones (each reported once); a fault, an expired deadline or a
+    /// cancellation throws and keeps nothing.
+    func count(within budget: QueryBudget) throws -> Int {
+        let now = snapshot.generation
+        if generation == now { return keys.count }
+        if let known = knownCount, known.generation == now { return known.count }
+        let (count, damage) = try run(false, budget: budget) { reader in
+            query.spec.isEverything ? try reader.source.count(of: binding) : try query.count(reader)
+        }
+        knownCount = (now, count, damage)
+        return count
+    }
+
+    /// Reads the keys for the snapshot within `budget`, unless they are known; a throw keeps none.
+    func load(within budget: QueryBudget) throws {
+        let now = snapshot.generation
+        guard generation != now else { return }
+        let ((matched, matchedRecords), damage) = try run(false, budget: budget) { reader in
+            query.spec.isEverything
+                ? (KeyChunks(try reader.source.allKeys(in: binding)), nil) : try query.matchedKeys(reader)
+        }
+        keys = matched
+        records = matchedRecords
+        keysDamage = damage
+        generation = now
+    }
+
+    /// Runs `body` on the snapshot's current transaction, within `budget` when given. A damaged
+    /// record throws; unless `throwing`, `body` then runs again reading damaged records as empty
+    /// ones (each reported once), and the damage comes back with the answer.
+    private func run<Answer>(
+        _ throwing: Bool, budget: QueryBudget? = nil, _ body: (QueryReader) throws -> Answer
+    ) throws -> (Answer, ObjDBError?) {
         let source = try snapshot.source()
+        var reader = QueryReader(source: source, readsDamagedAsEmpty: false)
+        reader.budget = budget
         do {
-            return (try body(QueryReader(source: source, readsDamagedAsEmpty: false)), nil)
+            return (try body(reader), nil)
         } catch let damage as ObjDBError where damage.code == .corruptRecord && !throwing {
-            return (try body(QueryReader(source: source, readsDamagedAsEmpty: true)), damage)
+            var reading = QueryReader(source: source, readsDamagedAsEmpty: true)
+            reading.budget = budget
+            return (try body(reading), damage)
         }
     }
 

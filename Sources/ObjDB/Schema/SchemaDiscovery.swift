@@ -251,7 +251,11 @@ final class DiscoveredType: Sendable {
                     throw invalid("\(label) cannot be a primary key: use a non-optional Int64, Int, String or UUID")
                 }
             }
-            if let index = property.index, !property.isPrimaryKey {
+            if property.index == .fullText {
+                guard property.type == .string, property.collection == .single, !property.isPrimaryKey else {
+                    throw invalid("\(label) cannot have a full-text index: declare it on a String or String?")
+                }
+            } else if let index = property.index, !property.isPrimaryKey {
                 guard property.type.canBeIndexed, property.collection == .single else {
                     throw invalid("\(label) cannot have a\(index == .unique ? " unique" : "n") index")
                 }
