@@ -8,8 +8,13 @@
 ///   bound's key, testing the filter on each record, until the page is full.
 /// - **Key order over one key of an index**: the index holds that key's objects sorted (LMDB's
 ///   duplicates), so the walk starts at the bound's key within them.
-/// - **Key order over other index plans**: the matches' keys are gathered and the page cut from
-///   them, unless there are so many that walking the table finds a page sooner (``gatherLimit(tableCount:want:)``).
+/// - **Key order over an index range** (`createdAt > x`): a short walk of the table from the bound
+///   (``defaultTableProbe`` records), which finds a page at once when matches are dense there; else
+///   one pass over the range's index entries keeping the page's keys in a list no longer than the
+///   page, reading the record (for the rest of the filter) only of an entry that would join it. A walk of the table alone could pass every
+///   record before the first match (the newest half of a table filled in time order).
+/// - **Key order over other index plans**: the matches' keys are gathered (at most ``gatherLimit``)
+///   and the page cut from them; past that, along the table.
 /// - **Sorted**: one pass over the plan's candidates keeps the page's objects (those after the
 ///   bound, first in the sort) in a bounded list: memory per page, time per candidate.
 ///
@@ -24,6 +29,8 @@ package struct KeysetQuery {
     private let orderPaths: [[String]]
     /// Whether the query pages by key; otherwise by position.
     package let pagesByKey: Bool
+    /// The records a page of an index range walks along the table before it turns to the index.
+    let tableProbe: Int
 
     /// A bound between two pages: the table key and the order's values of the object it follows
     /// or precedes.
@@ -33,7 +40,11 @@ package struct KeysetQuery {
     /// with any `SORT`/`DISTINCT`/`LIMIT` trailer), sorted by `sorts` first (ties in the trailer's order).
     ///
     /// - Throws: ``ObjDBError/unknownType(_:)``, the predicate's syntax and query errors.
-    package init(type: String, filter: String?, sorts: [SortKey], in view: ReadView) throws {
+    package init(
+        type: String, filter: String?, sorts: [SortKey], in view: ReadView,
+        tableProbe: Int = KeysetQuery.defaultTableProbe
+    ) throws {
+        self.tableProbe = tableProbe
         let catalog = view.snapshot.catalog
         binding = try catalog.binding(named: type)
         let spec = try ReadView.spec(filter: filter, arguments: [], sorts: sorts, limit: nil)
@@ -77,9 +88,15 @@ package struct KeysetQuery {
         try reader.budget?.check()
         switch walk {
         case .table:
-            return try walkTable(after: bound?.key, backward: backward, want: want, reader)
+            return try walkTable(after: bound?.key, backward: backward, want: want, reader).found
         case .duplicates(let property, let indexKey):
             return try walkDuplicates(property, indexKey, after: bound?.key, backward: backward, want: want, reader)
+        case .indexRange(let index, let lower, let upper):
+            let probe = try walkTable(
+                after: bound?.key, backward: backward, want: want, visiting: tableProbe, reader)
+            if probe.isComplete { return probe.found }
+            return try nearestInRange(
+                index, lower: lower, upper: upper, after: bound?.key, backward: backward, want: want, reader)
         case .gathered:
             return try gathered(after: bound, backward: backward, want: want, reader)
         case .bestOfScan:
@@ -92,14 +109,11 @@ package struct KeysetQuery {
         try sortValues(of: key, record: nil, QueryReader(source: source, readsDamagedAsEmpty: false))
     }
 
-    /// The most matches gathered to page key-ordered results of an index plan. Past it, a walk
-    /// of the table finds a page sooner: with m of the table's n objects matching, a page of
-    /// `want` costs about m index entries gathered, or about `want`·n/m records walked, equal at
-    /// m = √(`want`·n); memory caps it at 20,000 keys.
-    package static func gatherLimit(tableCount: Int, want: Int) -> Int {
-        let balance = Double(want) * Double(max(tableCount, 1))
-        return min(20_000, max(1_000, Int(balance.squareRoot())))
-    }
+    /// The most matches gathered to page key-ordered results of an index plan that is not a range.
+    package static let gatherLimit = 20_000
+
+    /// The records a page of an index range walks along the table, by default, before it turns to the index.
+    package static let defaultTableProbe = 4_096
 
     // MARK: Walks
 
@@ -107,6 +121,7 @@ package struct KeysetQuery {
     enum Walk: CustomStringConvertible {
         case table
         case duplicates(BoundProperty, [UInt8])
+        case indexRange(DatabaseHandle, lower: KeyBound?, upper: KeyBound?)
         case gathered
         case bestOfScan
 
@@ -114,7 +129,9 @@ package struct KeysetQuery {
             switch self {
             case .table: "paged by key along the table"
             case .duplicates(let property, _): "paged by key along the index on \(property.schema.name)"
-            case .gathered: "paged by key among the index's matches, or along the table when they are many"
+            case .indexRange:
+                "paged by key: a short walk of the table, else one pass over the index range keeping the page"
+            case .gathered: "paged by key among the index's matches, or along the table past \(gatherLimit)"
             case .bestOfScan: "paged by sort values, one pass over the candidates per page"
             }
         }
@@ -126,6 +143,9 @@ package struct KeysetQuery {
         case .fullScan, .primaryKeyRange: return .table
         case .indexLookup(let property, let keys) where keys.count == 1 && property.schema.index == .regular:
             return .duplicates(property, keys[0])
+        case .indexRange(let property, let lower, let upper):
+            guard let index = property.index else { return .gathered }
+            return .indexRange(index, lower: lower, upper: upper)
         default: return .gathered
         }
     }
@@ -136,9 +156,12 @@ package struct KeysetQuery {
         return reader
     }
 
-    /// Key order along the table (or the plan's primary-key range), testing the whole filter.
-    private func walkTable(after key: [UInt8]?, backward: Bool, want: Int, _ reader: QueryReader) throws -> [Bound] {
-        guard let table = binding.table else { return [] }
+    /// Key order along the table (or the plan's primary-key range), testing the whole filter, at
+    /// most `visiting` records; complete unless it stopped there short of `want` matches.
+    private func walkTable(
+        after key: [UInt8]?, backward: Bool, want: Int, visiting: Int = .max, _ reader: QueryReader
+    ) throws -> (found: [Bound], isComplete: Bool) {
+        guard let table = binding.table else { return ([], true) }
         var lower: KeyBound?
         var upper: KeyBound?
         if case .primaryKeyRange(let from, let to) = query.plan { (lower, upper) = (from, to) }
@@ -151,9 +174,16 @@ package struct KeysetQuery {
             }
         }
         var found: [Bound] = []
+        var visited = 0
+        var isComplete = true
         let filter = query.filter
         let budget = reader.budget
         try reader.source.transaction.cursor(table).forEach(from: lower, to: upper, reverse: backward) { entry in
+            guard visited < visiting else {
+                isComplete = false
+                return false
+            }
+            visited += 1
             try budget?.spend()
             if let filter {
                 let record = try reader.record(entry.value, of: binding)
@@ -162,7 +192,48 @@ package struct KeysetQuery {
             found.append((Array(entry.key), []))
             return found.count < want
         }
-        return found
+        return (found, isComplete || found.count == want)
+    }
+
+    /// The `want` matches nearest after (backward: before) `key` among the entries of an index
+    /// range: one pass over the entries, keeping a sorted list no longer than the page. An entry
+    /// past the list's last costs one comparison; only one that would join it has its record read,
+    /// to test the rest of the filter.
+    private func nearestInRange(
+        _ index: DatabaseHandle, lower: KeyBound?, upper: KeyBound?, after key: [UInt8]?, backward: Bool,
+        want: Int, _ reader: QueryReader
+    ) throws -> [Bound] {
+        // Comparisons in the walk's direction: below 0 when the left key comes first.
+        let direction = backward ? -1 : 1
+        func order(_ left: UnsafeRawBufferPointer, _ right: [UInt8]) -> Int {
+            right.withUnsafeBytes { direction * ByteOrder.compare(left, $0) }
+        }
+        guard let table = binding.table else { return [] }
+        var nearest: [[UInt8]] = []
+        let budget = reader.budget
+        let residual = query.residual
+        let transaction = reader.source.transaction
+        try transaction.cursor(index).forEach(from: lower, to: upper) { entry in
+            try budget?.spend()
+            let candidate = entry.value
+            if let key, order(candidate, key) <= 0 { return true }
+            if nearest.count == want, let last = nearest.last, order(candidate, last) >= 0 { return true }
+            if let residual {
+                guard let bytes = try transaction.get(candidate, in: table) else { return true }
+                let record = try reader.record(bytes, of: binding)
+                guard try residual.matches(record, key: candidate, in: reader) else { return true }
+            }
+            var low = 0
+            var high = nearest.count
+            while low < high {
+                let middle = (low + high) / 2
+                if order(candidate, nearest[middle]) > 0 { low = middle + 1 } else { high = middle }
+            }
+            nearest.insert(Array(candidate), at: low)
+            if nearest.count > want { nearest.removeLast() }
+            return true
+        }
+        return nearest.map { ($0, []) }
     }
 
     /// Key order within one key of a regular index, whose objects LMDB keeps sorted.
@@ -207,14 +278,12 @@ package struct KeysetQuery {
         return found
     }
 
-    /// Key order among an index plan's matches, gathered; past ``gatherLimit(tableCount:want:)``
-    /// of them, along the table.
+    /// Key order among an index plan's matches, gathered; past ``gatherLimit`` of them, along the table.
     private func gathered(after bound: Bound?, backward: Bool, want: Int, _ reader: QueryReader) throws -> [Bound] {
-        let limit = Self.gatherLimit(tableCount: try reader.source.count(of: binding), want: want)
-        var collector = MatchCollector(limit: limit + 1)
+        var collector = MatchCollector(limit: Self.gatherLimit + 1)
         try query.scan(reader, &collector)
-        guard collector.keys.count <= limit else {
-            return try walkTable(after: bound?.key, backward: backward, want: want, reader)
+        guard collector.keys.count <= Self.gatherLimit else {
+            return try walkTable(after: bound?.key, backward: backward, want: want, reader).found
         }
         let keys = collector.keys.sorted { $0.lexicographicallyPrecedes($1) }
         if backward {
