@@ -196,6 +196,22 @@ struct InspectServeTests {
         #expect(deleted["count"] as? Int == 203)
     }
 
+    @Test func theFirstCommitAfterTheServerStartsComesWithItsChangeSet() throws {
+        let store = try demoStore()
+        let server = try Server(store: store)
+        let database = try Database(path: store)
+        let page = try server.json("/api/objects?type=Tweet&sort=-id&limit=5")
+        let version = try #require(page["version"] as? Int)
+        let events = try server.stream("/api/events?type=Tweet&sort=-id&limit=5&since=\(version)")
+        try events.waitUntilLive(timeout: .seconds(5))
+        try database.write { try $0.dynamicCreate("Tweet", value: ["id": 6000, "text": "first"]) }
+        let event = try events.next(containing: "\"6000\"", timeout: .seconds(5))
+        let changes = try #require(event["changes"] as? [String: Any])
+        #expect(changes["exact"] as? Bool == true)
+        #expect(changes["inserted"] as? [String] == ["6000"])
+        #expect(event["since"] as? Int == version)
+    }
+
     @Test func anObjectStreamFollowsItsObject() throws {
         let store = try demoStore()
         let server = try Server(store: store)
@@ -347,9 +363,8 @@ private final class Server {
         return try Answer(connection.readAll())
     }
 
-    /// Commits one tweet (id 4999) through `database` and waits for the server to see it. A read-only
-    /// server trusts the change log only after the first commit that may have begun before it
-    /// started watching; the commits a test makes after this come with their change sets.
+    /// Commits one tweet (id 4999) through `database` and waits for the server to see it: a test
+    /// that counts tweets counts it.
     func settle(after database: Database) throws {
         let before = try json("/api/info")["version"] as! Int
         try database.write { try $0.dynamicCreate("Tweet", value: ["id": 4999, "text": "settling"]) }
@@ -427,6 +442,16 @@ private final class EventStream {
 
     init(connection: Connection) {
         self.connection = connection
+    }
+
+    /// Reads until the server's `: live` comment: the stream follows the store from then on.
+    func waitUntilLive(timeout: Duration) throws {
+        let deadline = ContinuousClock.now + timeout
+        while !buffer.contains(": live\n"), ContinuousClock.now < deadline {
+            let bytes = try connection.read(timeout: .milliseconds(100))
+            buffer += String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        }
+        guard buffer.contains(": live\n") else { throw TestFailure("the stream did not go live within \(timeout)") }
     }
 
     /// The data of the next `change` event whose data contains `text`.

@@ -65,6 +65,12 @@ enum ChangeLog {
         return intact ? set : nil
     }
 
+    /// Whether the log holds an entry of the commit that made `version`: proof that the commit
+    /// logged its changes, since a write logs all of them or none (an empty one writes no entry).
+    static func hasEntry(of version: Int, in transaction: Transaction, log: DatabaseHandle) throws -> Bool {
+        try encodeVersion(UInt64(version)).withUnsafeBytes { try transaction.get($0, in: log) } != nil
+    }
+
     /// The version after which the log is complete.
     static func completeAfter(in transaction: Transaction, meta: DatabaseHandle) throws -> UInt64 {
         let stored = try completeAfterKey.withUnsafeBytes { try transaction.get($0, in: meta) }

@@ -55,7 +55,11 @@ final class ChangeLogReader {
     func changes(since version: Int) throws -> ChangeSet? {
         if let known = read[version] { return known }
         var changes: ChangeSet?
-        if let completeFrom, version >= completeFrom, let log = database.changeLog, let meta = database.meta {
+        if let completeFrom, let log = database.changeLog, let meta = database.meta,
+            try version >= completeFrom
+                || (version == completeFrom - 1
+                    && ChangeLog.hasEntry(of: completeFrom, in: transaction, log: log))
+        {
             changes = try ChangeLog.changes(after: version, in: transaction, log: log, meta: meta)
         }
         read[version] = .some(changes)

@@ -7,13 +7,14 @@ import Foundation
 /// set from the version the consumer took last (or the one it started from): a consumer that
 /// falls behind gets one round covering every commit it missed, never a queue.
 package final class CommitFeed: @unchecked Sendable {
-    // @unchecked: `consumed`, `pending`, `failure` and `isClosed` are read and written under
-    // `condition` only; `token` is set once, in init.
+    // @unchecked: `consumed`, `pending`, `failure`, `isClosed` and `isFollowing` are read and
+    // written under `condition` only; `token` is set once, in init.
     private let condition = NSCondition()
     private var consumed: Int?
     private var pending: CommitRound?
     private var failure: (any Error)?
     private var isClosed = false
+    private var isFollowing = false
     private var token: NotificationToken?
 
     /// Feeds the commits after `version` (every commit from the notifier's next round when `nil`).
@@ -46,6 +47,21 @@ package final class CommitFeed: @unchecked Sendable {
         return round
     }
 
+    /// Waits up to `timeout` for the notifier's first round with this feed: from then on the
+    /// store's writers log their changes for it, so every commit that begins later comes with its
+    /// change set. Returns whether that round came.
+    @discardableResult
+    package func waitUntilFollowing(timeout: Duration) -> Bool {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !isFollowing && failure == nil && !isClosed {
+            if !condition.wait(until: deadline) { break }
+        }
+        return isFollowing
+    }
+
     /// Stops the feed: a waiting ``next(timeout:)`` returns `nil` at once, and so does every later one.
     package func close() {
         condition.lock()
@@ -58,6 +74,12 @@ package final class CommitFeed: @unchecked Sendable {
 
     /// Makes `round` the pending one, with the changes since the consumer's version.
     fileprivate func offer(_ round: NotificationRound) throws {
+        condition.lock()
+        if !isFollowing {
+            isFollowing = true
+            condition.broadcast()
+        }
+        condition.unlock()
         while true {
             condition.lock()
             let since = consumed

@@ -170,6 +170,9 @@ extension Inspector {
         let stream = register(
             PipeStream(name: "objdb-inspect.events", onCancel: { feed.close() }) { writer in
                 defer { feed.close() }
+                // ": live" once the notifier follows the store for this stream: a commit that
+                // begins after it comes with its change set.
+                feed.waitUntilFollowing(timeout: .seconds(2))
                 writer.write(Array("retry: 1000\n: live\n\n".utf8))
                 writer.flush()
                 while !writer.shouldStop {
