@@ -32,6 +32,8 @@ from selenium.webdriver.support import expected_conditions as conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The demo store `make demo` leaves and prints the serve command of (the Makefile's DEMO_STORE).
+DEMO_STORE = os.path.join(".build", "demo.objdb")
 passed = []
 failed = []
 
@@ -48,10 +50,10 @@ def check(name, condition, detail=""):
 class Inspector:
     """objdb-inspect STORE serve --port 0, stopped with Ctrl-C."""
 
-    def __init__(self, build, store):
+    def __init__(self, build, store, cwd=None):
         self.process = subprocess.Popen(
-            [os.path.join(build, "objdb-inspect"), store, "serve", "--port", "0", "--time-limit", "3000"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            [os.path.abspath(os.path.join(build, "objdb-inspect")), store, "serve", "--port", "0", "--time-limit", "3000"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd)
         lines = []
         while True:
             line = self.process.stdout.readline()
@@ -135,7 +137,10 @@ def main():
     os.mkdir(downloads)
     store = os.path.join(directory, "demo.objdb")
     subprocess.run([os.path.join(arguments.build, "objdb-demo"), store], check=True, stdout=subprocess.DEVNULL)
-    screenshot_store = os.path.join(directory, "screenshot.objdb")
+    # The picture shows the store's path: the one `make demo` prints, relative to a directory of its own.
+    screenshot_root = os.path.join(directory, "screenshot")
+    screenshot_store = os.path.join(screenshot_root, DEMO_STORE)
+    os.makedirs(os.path.dirname(screenshot_store))
     shutil.copy(store, screenshot_store)
     subprocess.run([os.path.join(arguments.build, "objdb-inspect"), store, "import", os.path.join(HERE, "hostile-strings.ndjson")],
                    check=True, stdout=subprocess.DEVNULL)
@@ -326,16 +331,17 @@ def main():
         check("Ctrl-C stops the server cleanly", stopped, output)
 
     if arguments.screenshot:
-        take_screenshot(arguments, screenshot_store, downloads)
+        take_screenshot(arguments, screenshot_root, downloads)
     shutil.rmtree(directory, ignore_errors=True)
     print(f"browser test: {time.monotonic() - started:.1f} s")
     print(f"{len(passed)} passed, {len(failed)} failed")
     return 1 if failed else 0
 
 
-def take_screenshot(arguments, store, downloads):
-    """The README's picture: the demo store's tweets, queried and sorted."""
-    inspector = Inspector(arguments.build, store)
+def take_screenshot(arguments, root, downloads):
+    """The README's picture: the demo store's tweets, queried and sorted, served as `make demo` says
+    (objdb-inspect .build/demo.objdb serve), from `root`."""
+    inspector = Inspector(arguments.build, DEMO_STORE, cwd=root)
     driver = browser(downloads, 1200, 760)
     try:
         driver.get(inspector.url)
