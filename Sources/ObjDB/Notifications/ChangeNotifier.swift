@@ -7,94 +7,6 @@ import Synchronization
     import Darwin
 #endif
 
-/// One pass of the notifier: from the version its observers last saw to the newest one.
-struct NotificationRound {
-    /// The version the notifier's last round reached, `nil` on the first round.
-    let oldVersion: Int?
-    let newVersion: Int
-    /// A snapshot at `newVersion`.
-    let new: Snapshot
-    /// The shared read transaction at `newVersion`, which views adopt.
-    let snapshot: Transaction
-    /// The observers each commit up to `newVersion` was made without notifying, by version,
-    /// for the versions some observer has not yet passed.
-    let silencedByVersion: [Int: Set<Int>]
-    /// Whether observers may keep `new` past the round; not while map growth waits for readers to end.
-    let mayKeepSnapshot: Bool
-    let log: ChangeLogReader
-
-    /// The folded change log from `version` (an observer's) to `newVersion`; `nil` when the log
-    /// may not cover it, and the observer must compare records instead.
-    func changes(since version: Int) throws -> ChangeSet? {
-        try log.changes(since: version)
-    }
-
-    /// Whether every commit after `version` (the observer's own, which may be behind the last
-    /// round's when its view was busy) through `newVersion` was made without notifying `observerID`.
-    /// A range that mixes silenced and other commits is heard in full: its changes cannot be told apart.
-    func silences(_ observerID: Int, since version: Int?) -> Bool {
-        guard let version, newVersion > version else { return false }
-        return ((version + 1)...newVersion).allSatisfy { silencedByVersion[$0]?.contains(observerID) == true }
-    }
-}
-
-/// Reads the change log for one round, once per starting version.
-final class ChangeLogReader {
-    private let database: Database
-    private let transaction: Transaction
-    /// The first version after which every commit is known to be logged; `nil` when none is.
-    private let completeFrom: Int?
-    private var read: [Int: ChangeSet?] = [:]
-
-    init(database: Database, transaction: Transaction, completeFrom: Int?) {
-        self.database = database
-        self.transaction = transaction
-        self.completeFrom = completeFrom
-    }
-
-    func changes(since version: Int) throws -> ChangeSet? {
-        if let known = read[version] { return known }
-        var changes: ChangeSet?
-        if let completeFrom, let log = database.changeLog, let meta = database.meta,
-            try version >= completeFrom
-                || (version == completeFrom - 1
-                    && ChangeLog.hasEntry(of: completeFrom, in: transaction, log: log))
-        {
-            changes = try ChangeLog.changes(after: version, in: transaction, log: log, meta: meta)
-        }
-        read[version] = .some(changes)
-        return changes
-    }
-}
-
-/// What an observer wants done after a round.
-enum ObserverOutput {
-    /// Run on the view's queue, after the view moved to the round's snapshot.
-    case view(ViewDelivery, () -> Void)
-    /// Run now, on the notifier's thread (frozen deliveries to async sequences).
-    case now(() -> Void)
-}
-
-/// An observer, as the notifier drives it. It is made where its view belongs and handed to the
-/// notifier by ``ChangeNotifier/add(_:onStop:)``; from then on only the notifier's thread calls
-/// `process`, `fail` and `end`, and other threads read only its constant `id` and `delivery`.
-protocol ChangeObserver: AnyObject {
-    var id: Int { get }
-    /// The version the observer has caught up with; `nil` before its first round.
-    var version: Int? { get }
-    /// The view queue it delivers to, if any: the view moves with every round it takes part in.
-    var delivery: ViewDelivery? { get }
-    func process(_ round: NotificationRound) throws -> ObserverOutput?
-    /// The observer cannot be served: its last delivery reports `error`, and it stops.
-    func fail(_ error: any Error) -> ObserverOutput
-    /// The notifier is going away: end any sequence the observer feeds.
-    func end()
-}
-
-extension ChangeObserver {
-    func end() {}
-}
-
 /// Runs change notification for one database: a background thread that wakes when a commit
 /// lands (here or, through inotify, in another process), reads the change log since the
 /// version its observers last saw, works out each observer's change, and hands the results
@@ -449,30 +361,5 @@ final class ChangeNotifier: @unchecked Sendable {
     /// Forgets the silenced observers of versions every observer has passed.
     private func forgetSilenced(through version: Int) {
         withShared { shared in shared.silenced = shared.silenced.filter { $0.key > version } }
-    }
-}
-
-extension ChangeNotifier: DatabaseAttachment, CommitObserver {
-    func databaseWillClose() {
-        stop()
-    }
-
-    func willCommit(version: Int, silencing observerIDs: Set<Int>) {
-        silence(version: version, observerIDs: observerIDs)
-    }
-
-    func didFailToCommit(version: Int) {
-        silence(version: version, observerIDs: [], replacing: true)
-    }
-
-    func didCommit(version: Int) {
-        commitLanded()
-    }
-}
-
-extension Database {
-    /// The notifier of this database, made with its first observer (its thread starts then).
-    var notifier: ChangeNotifier {
-        attachments.attachment(ChangeNotifier.self) { ChangeNotifier(database: self) }
     }
 }
