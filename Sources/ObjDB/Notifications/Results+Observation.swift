@@ -77,7 +77,7 @@ extension Results {
     /// the iterating task is cancelled, or after an `.error` element.
     public var changes: AsyncStream<CollectionChange<FrozenResults<Element>>> {
         let database = ReadView(snapshot: snapshot).database
-        let differ = ResultsDiffer(binding: binding, spec: spec, database: database)
+        let differ = ResultsDiffer(query: query, database: database)
         let (stream, continuation) = AsyncStream<CollectionChange<FrozenResults<Element>>>.makeStream(
             bufferingPolicy: .unbounded)
         let notifier = database.notifier
@@ -96,7 +96,7 @@ extension Results {
         precondition(!snapshot.isFrozen, Self.frozenObservationMessage)
         let database = ReadView(snapshot: snapshot).database
         let differ = ResultsDiffer(
-            binding: binding, spec: spec, database: database,
+            query: results.query, database: database,
             observed: try ObservedKeyPaths(keyPaths: keyPaths, binding: binding, database: database))
         let delivery = snapshot.deliveryOrMake(queue: queue, notifier: database.notifier)
         let notifier = database.notifier

@@ -23,8 +23,10 @@ struct ResultsDiff {
 /// limit or `distinct`, and changes too large for the log run the query again and compare
 /// whole key lists instead (O(n)).
 struct ResultsDiffer {
-    let binding: TypeBinding
-    let spec: QuerySpec
+    /// The query of the results watched, prepared once: every round runs it, none prepares it again.
+    let query: PreparedQuery
+    var binding: TypeBinding { query.binding }
+    var spec: QuerySpec { query.spec }
     /// The types whose changes can alter the results: its own, and those reached through links.
     let readTypes: Set<String>
     /// The types the query reaches through a link or linking objects (its own type too, when a
@@ -38,22 +40,33 @@ struct ResultsDiffer {
     /// The properties whose changes count as modifications; `nil` for all.
     var observedProperties: Set<UInt16>? { observed.properties }
 
-    /// A differ reporting changes to what `observed` names (every property and linked object by default).
-    init(binding: TypeBinding, spec: QuerySpec, database: Database, observed: ObservedKeyPaths? = nil) {
-        self.binding = binding
-        self.spec = spec
+    /// A differ of the results of `query` reporting changes to what `observed` names (every
+    /// property and linked object by default).
+    init(query: PreparedQuery, database: Database, observed: ObservedKeyPaths? = nil) {
+        self.query = query
+        let binding = query.binding
+        let spec = query.spec
         self.linkedTypes = spec.linkedTypes(from: binding, in: database)
         self.readTypes = linkedTypes.union([binding.schema.name])
         self.sortsThroughLinks = spec.effectiveSorts.contains { $0.keyPath.contains(".") }
         self.observed = observed ?? .everything(of: binding, in: database)
     }
 
-    /// The keys the query selects in `context`.
+    /// A differ of the results of `spec` over `binding`'s type, prepared now.
+    ///
+    /// - Throws: ``ObjDBError/invalidQuery(type:reason:)`` for a query the schema cannot run.
+    init(binding: TypeBinding, spec: QuerySpec, database: Database, observed: ObservedKeyPaths? = nil) throws {
+        self.init(
+            query: try PreparedQuery(catalog: database.catalog, binding: binding, spec: spec), database: database,
+            observed: observed)
+    }
+
+    /// The keys the query selects in `snapshot`.
     func keys(in snapshot: Snapshot) throws -> KeyChunks {
         KeyChunks(
             spec.isEverything
                 ? try snapshot.source().allKeys(in: binding)
-                : try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).keys())
+                : try query.matches(QueryReader(source: snapshot.source(), readsDamagedAsEmpty: false)).keys)
     }
 
     /// The diff from `oldKeys` (the results at `old`'s version) to the results at `new`'s; `nil`
@@ -109,7 +122,6 @@ struct ResultsDiffer {
     private func incremental(from oldKeys: KeyChunks, changes: TypeChangeSet, old: Snapshot?, new: Snapshot)
         throws -> ResultsDiff
     {
-        let query = try PreparedQuery(catalog: new.catalog, binding: binding, spec: spec)
         let queryReader = QueryReader(source: try new.source(), readsDamagedAsEmpty: false)
         let oldOrder = old.map { QueryOrder(binding: binding, spec: spec, snapshot: $0) }
         let newOrder = QueryOrder(binding: binding, spec: spec, snapshot: new)

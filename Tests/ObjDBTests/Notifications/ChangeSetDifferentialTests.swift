@@ -157,7 +157,7 @@ struct ChangeSetDifferentialTests {
             spec.filter = try parser.parse()
         }
         spec.sorts = query.sorts
-        return ResultsDiffer(
+        return try ResultsDiffer(
             binding: binding, spec: spec, database: database,
             observed: try ObservedKeyPaths(keyPaths: query.observed, binding: binding, database: database))
     }

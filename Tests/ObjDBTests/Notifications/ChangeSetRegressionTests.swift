@@ -23,7 +23,7 @@ struct ChangeSetRegressionTests {
         let oldView = try database.view()
         let old = Snapshot(owner: database, frozenAt: try oldView.snapshot.shareTransaction())
         let results = try query(oldView)
-        let differ = ResultsDiffer(binding: results.binding, spec: results.spec, database: database)
+        let differ = ResultsDiffer(query: results.query, database: database)
         let before = try differ.keys(in: old)
         try database.write(write)
         let newView = try database.view()
