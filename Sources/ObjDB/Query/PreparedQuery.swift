@@ -134,7 +134,7 @@ final class PreparedQuery: @unchecked Sendable {
 
     /// The number of matching objects; without a sort or `distinct`, counted without keeping a key.
     func count(_ reader: QueryReader) throws -> Int {
-        if let ranking = spec.ranking { return try rankedKeys(ranking, reader).count }
+        if let ranking = spec.ranking { return try rankedMatches(ranking, reader).count }
         guard spec.then.isEmpty, spec.distinctPaths.isEmpty, spec.sorts.isEmpty || spec.limit == nil else {
             return try matches(reader).keys.count
         }
@@ -147,7 +147,7 @@ final class PreparedQuery: @unchecked Sendable {
     /// The first matching object's key and record, reading no further than it when the scan's
     /// order is the results' order.
     func first(_ reader: QueryReader) throws -> (key: [UInt8], record: RecordReader?)? {
-        if let ranking = spec.ranking { return try rankedKeys(ranking, reader).first.map { ($0, nil) } }
+        if let ranking = spec.ranking { return try rankedMatches(ranking, reader).first.map { ($0, nil) } }
         guard orderedByScan, spec.limit != 0, spec.then.isEmpty else {
             let found = try matches(reader)
             return found.keys.first.map { ($0, found.records?.first) }
@@ -161,7 +161,7 @@ final class PreparedQuery: @unchecked Sendable {
     /// when kept. When the scan's order is the results' and nothing reorders or thins them
     /// afterwards (the common case), the keys stay in one buffer: no array per key.
     func matchedKeys(_ reader: QueryReader) throws -> (keys: KeyChunks, records: [RecordReader]?) {
-        if let ranking = spec.ranking { return (KeyChunks(try rankedKeys(ranking, reader)), nil) }
+        if let ranking = spec.ranking { return (KeyChunks(try rankedMatches(ranking, reader)), nil) }
         guard orderedByScan, spec.distinctPaths.isEmpty, thenSteps.isEmpty else {
             let (keys, records) = try matches(reader)
             return (KeyChunks(keys), records)
@@ -174,7 +174,7 @@ final class PreparedQuery: @unchecked Sendable {
     /// The matching objects' table keys in the results' order and, when the scan's order is the
     /// results' order, their records (pointers into the map, valid while the reader's transaction is).
     func matches(_ reader: QueryReader) throws -> (keys: [[UInt8]], records: [RecordReader]?) {
-        if let ranking = spec.ranking { return (try rankedKeys(ranking, reader), nil) }
+        if let ranking = spec.ranking { return (try rankedMatches(ranking, reader), nil) }
         let stopsEarly = orderedByScan && spec.distinctPaths.isEmpty
         var collector = MatchCollector(limit: stopsEarly ? spec.limit : nil)
         try scan(reader, &collector)
@@ -196,6 +196,22 @@ final class PreparedQuery: @unchecked Sendable {
             keys.removeLast(keys.count - limit)
             if let kept = records, kept.count > limit { records = Array(kept.prefix(limit)) }
         }
+        try applyThenSteps(to: &keys, records: &records, reader)
+        return (keys, records)
+    }
+
+    /// A ranked search's matches: the best ones, then whatever steps follow the search.
+    private func rankedMatches(_ ranking: TextRanking, _ reader: QueryReader) throws -> [[UInt8]] {
+        var keys = try rankedKeys(ranking, reader)
+        var records: [RecordReader]? = nil
+        try applyThenSteps(to: &keys, records: &records, reader)
+        return keys
+    }
+
+    /// Applies the spec's ``QuerySpec/then`` steps, in order, to `keys` (and `records`, while kept).
+    private func applyThenSteps(to keys: inout [[UInt8]], records: inout [RecordReader]?, _ reader: QueryReader)
+        throws
+    {
         for (step, paths) in thenSteps {
             switch step {
             case .sort(let sorts):
@@ -210,7 +226,6 @@ final class PreparedQuery: @unchecked Sendable {
                 if let kept = records, kept.count > limit { records = Array(kept.prefix(limit)) }
             }
         }
-        return (keys, records)
     }
 
     /// Whether the object `key`, whose record is `record`, matches the whole filter.
