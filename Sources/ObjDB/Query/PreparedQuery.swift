@@ -19,6 +19,9 @@ final class PreparedQuery: @unchecked Sendable {
     let filter: FilterProgram?
     /// The filter each candidate is tested with: the whole filter, less the conjunct the plan decides.
     let residual: FilterProgram?
+    /// The paths a run chooses among by their sizes in its snapshot (``plan`` first, with
+    /// ``residual``), each with its residual filter; empty when the plan is fixed.
+    let alternatives: [(plan: QueryPlan, residual: FilterProgram?)]
     private let sortPaths: [[String]]
     private let distinctPaths: [[String]]
     /// The spec's ``QuerySpec/then`` steps, each with the paths it reads.
@@ -56,16 +59,21 @@ final class PreparedQuery: @unchecked Sendable {
         self.filter = filter
         plan = choice.plan
         sortedByPlan = choice.sortedByPlan
-        if let expression = spec.filter, let decided = choice.exactConjunct {
+        /// The filter less the conjunct a path decides.
+        func residualFilter(deciding decided: Int?) throws -> FilterProgram? {
+            guard let expression = spec.filter, let decided else { return filter }
             var conjuncts = expression.conjuncts
             conjuncts.remove(at: decided)
             switch conjuncts.count {
-            case 0: residual = nil
-            case 1: residual = try compiler.compile(conjuncts[0])
-            default: residual = try compiler.compile(.and(conjuncts))
+            case 0: return nil
+            case 1: return try compiler.compile(conjuncts[0])
+            default: return try compiler.compile(.and(conjuncts))
             }
-        } else {
-            residual = filter
+        }
+        let residual = try residualFilter(deciding: choice.exactConjunct)
+        self.residual = residual
+        alternatives = try choice.alternatives.enumerated().map { position, alternative in
+            (alternative.plan, position == 0 ? residual : try residualFilter(deciding: alternative.exactConjunct))
         }
     }
 
@@ -75,7 +83,8 @@ final class PreparedQuery: @unchecked Sendable {
         let spec = self.spec.ordered(by: [.limit(limit)])
         return PreparedQuery(
             binding: binding, spec: spec, plan: plan, sortedByPlan: sortedByPlan, filter: filter, residual: residual,
-            sortPaths: sortPaths, distinctPaths: distinctPaths, thenSteps: spec.then.map { ($0, Self.paths(of: $0)) })
+            alternatives: alternatives, sortPaths: sortPaths, distinctPaths: distinctPaths,
+            thenSteps: spec.then.map { ($0, Self.paths(of: $0)) })
     }
 
     /// The key paths a step reads, split into names.
@@ -91,8 +100,8 @@ final class PreparedQuery: @unchecked Sendable {
 
     private init(
         binding: TypeBinding, spec: QuerySpec, plan: QueryPlan, sortedByPlan: Bool, filter: FilterProgram?,
-        residual: FilterProgram?, sortPaths: [[String]], distinctPaths: [[String]],
-        thenSteps: [(step: OrderingStep, paths: [[String]])]
+        residual: FilterProgram?, alternatives: [(plan: QueryPlan, residual: FilterProgram?)],
+        sortPaths: [[String]], distinctPaths: [[String]], thenSteps: [(step: OrderingStep, paths: [[String]])]
     ) {
         self.binding = binding
         self.spec = spec
@@ -100,14 +109,32 @@ final class PreparedQuery: @unchecked Sendable {
         self.sortedByPlan = sortedByPlan
         self.filter = filter
         self.residual = residual
+        self.alternatives = alternatives
         self.sortPaths = sortPaths
         self.distinctPaths = distinctPaths
         self.thenSteps = thenSteps
     }
 
-    /// The plan as `explain()` shows it.
+    /// The plan as `explain()` shows it, without reading a snapshot.
     var explanation: String {
+        explanation(of: plan, sizes: [])
+    }
+
+    /// The plan as `explain()` shows it for a run on `transaction`'s snapshot: when paths compete,
+    /// the one it starts from and each one's size.
+    func explanation(in transaction: Transaction) throws -> String {
+        guard !alternatives.isEmpty else { return explanation }
+        let sizes = try planSizes(transaction)
+        return explanation(of: sizes[Self.smallest(sizes)].plan, sizes: sizes)
+    }
+
+    private func explanation(of plan: QueryPlan, sizes: [PlanSize]) -> String {
         var text = "\(binding.schema.name): \(plan)"
+        if !sizes.isEmpty {
+            text +=
+                " (the smallest of "
+                + sizes.map { "\($0.plan) \($0.isLowerBound ? "> " : "")\($0.count)" }.joined(separator: ", ") + ")"
+        }
         if let filter = spec.filter { text += ", filter \(filter.text)" }
         if !spec.sorts.isEmpty { text += sortedByPlan ? ", sorted by the scan" : ", sorted in memory" }
         if !spec.distinctPaths.isEmpty { text += ", distinct by \(spec.distinctPaths.joined(separator: ", "))" }
@@ -238,14 +265,16 @@ final class PreparedQuery: @unchecked Sendable {
     func scan<Visitor: MatchVisitor>(_ reader: QueryReader, _ visitor: inout Visitor) throws {
         QueryInstrumentation.current?.count(.scan)
         guard let table = binding.table, visitor.wantsMore else { return }
+        let (plan, residual) = try runPlan(reader)
         try withExtendedLifetime(residual) {
-            try scan(reader, runner: residual?.runner, table: table, &visitor)
+            try scan(reader, plan: plan, runner: residual?.runner, table: table, &visitor)
         }
     }
 
     /// The scan proper; `runner` (the residual filter's) stays valid while the caller keeps it alive.
     private func scan<Visitor: MatchVisitor>(
-        _ reader: QueryReader, runner: FilterProgram.Runner?, table: DatabaseHandle, _ visitor: inout Visitor
+        _ reader: QueryReader, plan: QueryPlan, runner: FilterProgram.Runner?, table: DatabaseHandle,
+        _ visitor: inout Visitor
     ) throws {
         let transaction = reader.source.transaction
         let binding = self.binding

@@ -15,7 +15,7 @@ struct QueryExecution {
 
     /// The plan the query runs with, as `explain()` shows it.
     func explain() throws -> String {
-        try prepared().explanation
+        try prepared().explanation(in: source.transaction)
     }
 
     /// The number of matching objects.

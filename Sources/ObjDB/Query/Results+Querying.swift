@@ -116,7 +116,7 @@ extension Results {
     /// try tweets.filter("id IN {1, 2, 3}").explain()   // "Tweet: primary key lookup (3 keys), …"
     /// ```
     public func explain() throws -> String {
-        query.explanation
+        try query.explanation(in: try snapshot.source().transaction)
     }
 
     /// The smallest value of `property` among the objects, or `nil` when there are none.
