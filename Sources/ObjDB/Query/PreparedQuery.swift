@@ -208,8 +208,8 @@ final class PreparedQuery: @unchecked Sendable {
         var keys = collector.keys
         var records: [RecordReader]? = collector.keptRecords
         if !spec.sorts.isEmpty && !sortedByPlan {
+            keys = try sort(keys, records: records, reader)
             records = nil
-            keys = try sort(keys, reader)
         } else if spec.sorts.isEmpty && !plan.yieldsKeyOrder {
             // Unsorted results always come in table-key order, whichever path found them.
             records = nil
@@ -346,9 +346,14 @@ final class PreparedQuery: @unchecked Sendable {
             if runner == nil {
                 visitor.expect(keys.count, keyLength: keys.isEmpty ? 0 : keys.withKey(at: 0) { $0.count })
             }
+            // The candidates come in key order: one cursor goes from each to the next, and LMDB
+            // looks on the page it stands on before descending from the root.
+            let records = runner == nil ? nil : try transaction.cursor(table)
             for position in 0..<keys.count {
                 let more = try keys.withKey(at: position) { key in
-                    runner == nil ? visitor.take(key: key) : try considerKey(key)
+                    guard let records else { return visitor.take(key: key) }
+                    guard let found = try records.seek(exactly: key) else { return true }
+                    return try consider(key, found.value)
                 }
                 if !more { break }
             }
@@ -381,9 +386,19 @@ final class PreparedQuery: @unchecked Sendable {
 
     // MARK: Sorting and distinct
 
-    private func sort(_ keys: [[UInt8]], _ reader: QueryReader) throws -> [[UInt8]] {
+    /// `keys` in the spec's sort order; `records` (the keys' records, when the scan kept them)
+    /// spare reading each object again.
+    private func sort(_ keys: [[UInt8]], records: [RecordReader]?, _ reader: QueryReader) throws -> [[UInt8]] {
         let paths = QueryPaths(reader: reader)
-        let rows = try keys.map { key in (key, try sortPaths.map { try paths.value(at: $0, of: key, in: binding) }) }
+        let rows = try keys.indices.map { index in
+            let values = try sortPaths.map { path in
+                guard let records, records.count == keys.count else {
+                    return try paths.value(at: path, of: keys[index], in: binding)
+                }
+                return try paths.value(at: path, from: records[index], in: binding)
+            }
+            return (keys[index], values)
+        }
         let sorts = spec.sorts
         return rows.enumerated().sorted { left, right in
             for (index, sort) in sorts.enumerated() {
