@@ -72,6 +72,8 @@ extension WriteScope {
         let transaction = writer.transaction
         try transaction.removeAll(in: writer.index)
         var builder = FullTextIndexBuilder(kind: writer.kind)
+        // Integer keys (the usual case) take the interned builder: no allocation per token.
+        var ordinalBuilder = writer.kind == .bytes ? nil : OrdinalIndexBuilder(kind: writer.kind)
         let cursor = try transaction.cursor(table)
         var entry = try cursor.first()
         while let current = entry {
@@ -79,10 +81,15 @@ extension WriteScope {
                 throw ObjDBError.corruptRecord(
                     path: catalog.path, type: binding.schema.name, reason: "its slot table is inconsistent")
             }
-            builder.add(key: current.key, text: Self.fullTextValue(reader.field(property.slot), of: property.schema))
+            let text = Self.fullTextValue(reader.field(property.slot), of: property.schema)
+            if ordinalBuilder != nil {
+                try ordinalBuilder!.add(key: current.key, text: text, path: catalog.path, type: binding.schema.name)
+            } else {
+                builder.add(key: current.key, text: text)
+            }
             entry = try cursor.next()
         }
-        try builder.write(to: writer)
+        if let ordinalBuilder { try ordinalBuilder.write(to: writer) } else { try builder.write(to: writer) }
         didWrite()
     }
 

@@ -18,10 +18,14 @@ struct FlatKeys: Sendable {
         ends.append(bytes.count)
     }
 
-    /// Makes room for `count` more keys of about `keyLength` bytes each.
+    /// Makes room for `count` more keys of about `keyLength` bytes each. Called chunk by chunk,
+    /// it still grows by doubling: `reserveCapacity` allocates exactly what it is asked for, so
+    /// asking for a little more each time copied the whole buffer each time (quadratic).
     mutating func reserve(_ count: Int, keyLength: Int) {
-        bytes.reserveCapacity(bytes.count + count * keyLength)
-        ends.reserveCapacity(ends.count + count)
+        let byteCount = bytes.count + count * keyLength
+        if byteCount > bytes.capacity { bytes.reserveCapacity(Swift.max(byteCount, bytes.capacity * 2)) }
+        let keyCount = ends.count + count
+        if keyCount > ends.capacity { ends.reserveCapacity(Swift.max(keyCount, ends.capacity * 2)) }
     }
 
     /// Runs `body` on the bytes of the key at `index`, in place.

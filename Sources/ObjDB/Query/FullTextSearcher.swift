@@ -36,6 +36,10 @@ struct FullTextSearcher {
 
     private func run(_ search: TextSearch, detail: Bool) throws -> (keys: FlatKeys, scores: [Double]) {
         guard !search.required.isEmpty else { return (FlatKeys(), []) }
+        if kind != .bytes {
+            let (ordinals, scores) = try ordinalRun(search, detail: detail)
+            return (flatKeys(ordinals), scores)
+        }
         // Smallest first: the intersection only shrinks.
         var lists = try search.required.map { try postings(of: $0, detail: detail) }
         let order = lists.indices.sorted { lists[$0].count < lists[$1].count }
@@ -141,7 +145,7 @@ struct FullTextSearcher {
 
     /// The postings of one phrase: every object holding it, sorted, with (for `detail`) its
     /// occurrences and the object's length.
-    private func postings(of phrase: TextSearch.Phrase, detail: Bool) throws -> PostingList {
+    func postings(of phrase: TextSearch.Phrase, detail: Bool) throws -> PostingList {
         if phrase.terms.count == 1 { return try postings(of: phrase.terms[0], detail: detail, positions: false) }
         var lists = try phrase.terms.map { try postings(of: $0, detail: true, positions: true) }
         // Objects holding every term, then those where they stand in order.

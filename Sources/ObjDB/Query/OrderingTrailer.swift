@@ -7,6 +7,12 @@ enum OrderingStep: Hashable, Sendable {
     case sort([SortKey])
     case distinct([String])
     case limit(Int)
+
+    /// Whether the step is a limit.
+    var isLimit: Bool {
+        if case .limit = self { return true }
+        return false
+    }
 }
 
 extension QuerySpec {
@@ -18,7 +24,9 @@ extension QuerySpec {
     func ordered(by steps: [OrderingStep]) -> QuerySpec {
         var spec = self
         for step in steps {
-            if spec.then.isEmpty {
+            // A ranked search's order is its own, and its limit picks the best: whatever follows
+            // applies to what it picked, as a step after it (a limit only lowers its limit).
+            if spec.then.isEmpty, spec.ranking == nil || step.isLimit {
                 switch step {
                 case .sort(let keys) where spec.distinctPaths.isEmpty && spec.limit == nil:
                     // A sort after a sort: the later decides first, the earlier breaks its ties.

@@ -19,6 +19,9 @@ final class PreparedQuery: @unchecked Sendable {
     let filter: FilterProgram?
     /// The filter each candidate is tested with: the whole filter, less the conjunct the plan decides.
     let residual: FilterProgram?
+    /// The paths a run chooses among by their sizes in its snapshot (``plan`` first, with
+    /// ``residual``), each with its residual filter; empty when the plan is fixed.
+    let alternatives: [(plan: QueryPlan, residual: FilterProgram?)]
     private let sortPaths: [[String]]
     private let distinctPaths: [[String]]
     /// The spec's ``QuerySpec/then`` steps, each with the paths it reads.
@@ -56,16 +59,21 @@ final class PreparedQuery: @unchecked Sendable {
         self.filter = filter
         plan = choice.plan
         sortedByPlan = choice.sortedByPlan
-        if let expression = spec.filter, let decided = choice.exactConjunct {
+        /// The filter less the conjunct a path decides.
+        func residualFilter(deciding decided: Int?) throws -> FilterProgram? {
+            guard let expression = spec.filter, let decided else { return filter }
             var conjuncts = expression.conjuncts
             conjuncts.remove(at: decided)
             switch conjuncts.count {
-            case 0: residual = nil
-            case 1: residual = try compiler.compile(conjuncts[0])
-            default: residual = try compiler.compile(.and(conjuncts))
+            case 0: return nil
+            case 1: return try compiler.compile(conjuncts[0])
+            default: return try compiler.compile(.and(conjuncts))
             }
-        } else {
-            residual = filter
+        }
+        let residual = try residualFilter(deciding: choice.exactConjunct)
+        self.residual = residual
+        alternatives = try choice.alternatives.enumerated().map { position, alternative in
+            (alternative.plan, position == 0 ? residual : try residualFilter(deciding: alternative.exactConjunct))
         }
     }
 
@@ -75,7 +83,8 @@ final class PreparedQuery: @unchecked Sendable {
         let spec = self.spec.ordered(by: [.limit(limit)])
         return PreparedQuery(
             binding: binding, spec: spec, plan: plan, sortedByPlan: sortedByPlan, filter: filter, residual: residual,
-            sortPaths: sortPaths, distinctPaths: distinctPaths, thenSteps: spec.then.map { ($0, Self.paths(of: $0)) })
+            alternatives: alternatives, sortPaths: sortPaths, distinctPaths: distinctPaths,
+            thenSteps: spec.then.map { ($0, Self.paths(of: $0)) })
     }
 
     /// The key paths a step reads, split into names.
@@ -91,8 +100,8 @@ final class PreparedQuery: @unchecked Sendable {
 
     private init(
         binding: TypeBinding, spec: QuerySpec, plan: QueryPlan, sortedByPlan: Bool, filter: FilterProgram?,
-        residual: FilterProgram?, sortPaths: [[String]], distinctPaths: [[String]],
-        thenSteps: [(step: OrderingStep, paths: [[String]])]
+        residual: FilterProgram?, alternatives: [(plan: QueryPlan, residual: FilterProgram?)],
+        sortPaths: [[String]], distinctPaths: [[String]], thenSteps: [(step: OrderingStep, paths: [[String]])]
     ) {
         self.binding = binding
         self.spec = spec
@@ -100,14 +109,32 @@ final class PreparedQuery: @unchecked Sendable {
         self.sortedByPlan = sortedByPlan
         self.filter = filter
         self.residual = residual
+        self.alternatives = alternatives
         self.sortPaths = sortPaths
         self.distinctPaths = distinctPaths
         self.thenSteps = thenSteps
     }
 
-    /// The plan as `explain()` shows it.
+    /// The plan as `explain()` shows it, without reading a snapshot.
     var explanation: String {
+        explanation(of: plan, sizes: [])
+    }
+
+    /// The plan as `explain()` shows it for a run on `transaction`'s snapshot: when paths compete,
+    /// the one it starts from and each one's size.
+    func explanation(in transaction: Transaction) throws -> String {
+        guard !alternatives.isEmpty else { return explanation }
+        let sizes = try planSizes(transaction)
+        return explanation(of: sizes[Self.smallest(sizes)].plan, sizes: sizes)
+    }
+
+    private func explanation(of plan: QueryPlan, sizes: [PlanSize]) -> String {
         var text = "\(binding.schema.name): \(plan)"
+        if !sizes.isEmpty {
+            text +=
+                " (the smallest of "
+                + sizes.map { "\($0.plan) \($0.isLowerBound ? "> " : "")\($0.count)" }.joined(separator: ", ") + ")"
+        }
         if let filter = spec.filter { text += ", filter \(filter.text)" }
         if !spec.sorts.isEmpty { text += sortedByPlan ? ", sorted by the scan" : ", sorted in memory" }
         if !spec.distinctPaths.isEmpty { text += ", distinct by \(spec.distinctPaths.joined(separator: ", "))" }
@@ -134,7 +161,7 @@ final class PreparedQuery: @unchecked Sendable {
 
     /// The number of matching objects; without a sort or `distinct`, counted without keeping a key.
     func count(_ reader: QueryReader) throws -> Int {
-        if let ranking = spec.ranking { return try rankedKeys(ranking, reader).count }
+        if let ranking = spec.ranking { return try rankedMatches(ranking, reader).count }
         guard spec.then.isEmpty, spec.distinctPaths.isEmpty, spec.sorts.isEmpty || spec.limit == nil else {
             return try matches(reader).keys.count
         }
@@ -147,7 +174,7 @@ final class PreparedQuery: @unchecked Sendable {
     /// The first matching object's key and record, reading no further than it when the scan's
     /// order is the results' order.
     func first(_ reader: QueryReader) throws -> (key: [UInt8], record: RecordReader?)? {
-        if let ranking = spec.ranking { return try rankedKeys(ranking, reader).first.map { ($0, nil) } }
+        if let ranking = spec.ranking { return try rankedMatches(ranking, reader).first.map { ($0, nil) } }
         guard orderedByScan, spec.limit != 0, spec.then.isEmpty else {
             let found = try matches(reader)
             return found.keys.first.map { ($0, found.records?.first) }
@@ -161,7 +188,7 @@ final class PreparedQuery: @unchecked Sendable {
     /// when kept. When the scan's order is the results' and nothing reorders or thins them
     /// afterwards (the common case), the keys stay in one buffer: no array per key.
     func matchedKeys(_ reader: QueryReader) throws -> (keys: KeyChunks, records: [RecordReader]?) {
-        if let ranking = spec.ranking { return (KeyChunks(try rankedKeys(ranking, reader)), nil) }
+        if let ranking = spec.ranking { return (KeyChunks(try rankedMatches(ranking, reader)), nil) }
         guard orderedByScan, spec.distinctPaths.isEmpty, thenSteps.isEmpty else {
             let (keys, records) = try matches(reader)
             return (KeyChunks(keys), records)
@@ -174,15 +201,15 @@ final class PreparedQuery: @unchecked Sendable {
     /// The matching objects' table keys in the results' order and, when the scan's order is the
     /// results' order, their records (pointers into the map, valid while the reader's transaction is).
     func matches(_ reader: QueryReader) throws -> (keys: [[UInt8]], records: [RecordReader]?) {
-        if let ranking = spec.ranking { return (try rankedKeys(ranking, reader), nil) }
+        if let ranking = spec.ranking { return (try rankedMatches(ranking, reader), nil) }
         let stopsEarly = orderedByScan && spec.distinctPaths.isEmpty
         var collector = MatchCollector(limit: stopsEarly ? spec.limit : nil)
         try scan(reader, &collector)
         var keys = collector.keys
         var records: [RecordReader]? = collector.keptRecords
         if !spec.sorts.isEmpty && !sortedByPlan {
+            keys = try sort(keys, records: records, reader)
             records = nil
-            keys = try sort(keys, reader)
         } else if spec.sorts.isEmpty && !plan.yieldsKeyOrder {
             // Unsorted results always come in table-key order, whichever path found them.
             records = nil
@@ -196,6 +223,22 @@ final class PreparedQuery: @unchecked Sendable {
             keys.removeLast(keys.count - limit)
             if let kept = records, kept.count > limit { records = Array(kept.prefix(limit)) }
         }
+        try applyThenSteps(to: &keys, records: &records, reader)
+        return (keys, records)
+    }
+
+    /// A ranked search's matches: the best ones, then whatever steps follow the search.
+    private func rankedMatches(_ ranking: TextRanking, _ reader: QueryReader) throws -> [[UInt8]] {
+        var keys = try rankedKeys(ranking, reader)
+        var records: [RecordReader]? = nil
+        try applyThenSteps(to: &keys, records: &records, reader)
+        return keys
+    }
+
+    /// Applies the spec's ``QuerySpec/then`` steps, in order, to `keys` (and `records`, while kept).
+    private func applyThenSteps(to keys: inout [[UInt8]], records: inout [RecordReader]?, _ reader: QueryReader)
+        throws
+    {
         for (step, paths) in thenSteps {
             switch step {
             case .sort(let sorts):
@@ -210,7 +253,6 @@ final class PreparedQuery: @unchecked Sendable {
                 if let kept = records, kept.count > limit { records = Array(kept.prefix(limit)) }
             }
         }
-        return (keys, records)
     }
 
     /// Whether the object `key`, whose record is `record`, matches the whole filter.
@@ -223,14 +265,16 @@ final class PreparedQuery: @unchecked Sendable {
     func scan<Visitor: MatchVisitor>(_ reader: QueryReader, _ visitor: inout Visitor) throws {
         QueryInstrumentation.current?.count(.scan)
         guard let table = binding.table, visitor.wantsMore else { return }
+        let (plan, residual) = try runPlan(reader)
         try withExtendedLifetime(residual) {
-            try scan(reader, runner: residual?.runner, table: table, &visitor)
+            try scan(reader, plan: plan, runner: residual?.runner, table: table, &visitor)
         }
     }
 
     /// The scan proper; `runner` (the residual filter's) stays valid while the caller keeps it alive.
     private func scan<Visitor: MatchVisitor>(
-        _ reader: QueryReader, runner: FilterProgram.Runner?, table: DatabaseHandle, _ visitor: inout Visitor
+        _ reader: QueryReader, plan: QueryPlan, runner: FilterProgram.Runner?, table: DatabaseHandle,
+        _ visitor: inout Visitor
     ) throws {
         let transaction = reader.source.transaction
         let binding = self.binding
@@ -302,9 +346,14 @@ final class PreparedQuery: @unchecked Sendable {
             if runner == nil {
                 visitor.expect(keys.count, keyLength: keys.isEmpty ? 0 : keys.withKey(at: 0) { $0.count })
             }
+            // The candidates come in key order: one cursor goes from each to the next, and LMDB
+            // looks on the page it stands on before descending from the root.
+            let records = runner == nil ? nil : try transaction.cursor(table)
             for position in 0..<keys.count {
                 let more = try keys.withKey(at: position) { key in
-                    runner == nil ? visitor.take(key: key) : try considerKey(key)
+                    guard let records else { return visitor.take(key: key) }
+                    guard let found = try records.seek(exactly: key) else { return true }
+                    return try consider(key, found.value)
                 }
                 if !more { break }
             }
@@ -337,9 +386,19 @@ final class PreparedQuery: @unchecked Sendable {
 
     // MARK: Sorting and distinct
 
-    private func sort(_ keys: [[UInt8]], _ reader: QueryReader) throws -> [[UInt8]] {
+    /// `keys` in the spec's sort order; `records` (the keys' records, when the scan kept them)
+    /// spare reading each object again.
+    private func sort(_ keys: [[UInt8]], records: [RecordReader]?, _ reader: QueryReader) throws -> [[UInt8]] {
         let paths = QueryPaths(reader: reader)
-        let rows = try keys.map { key in (key, try sortPaths.map { try paths.value(at: $0, of: key, in: binding) }) }
+        let rows = try keys.indices.map { index in
+            let values = try sortPaths.map { path in
+                guard let records, records.count == keys.count else {
+                    return try paths.value(at: path, of: keys[index], in: binding)
+                }
+                return try paths.value(at: path, from: records[index], in: binding)
+            }
+            return (keys[index], values)
+        }
         let sorts = spec.sorts
         return rows.enumerated().sorted { left, right in
             for (index, sort) in sorts.enumerated() {

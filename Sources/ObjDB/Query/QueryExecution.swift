@@ -15,7 +15,7 @@ struct QueryExecution {
 
     /// The plan the query runs with, as `explain()` shows it.
     func explain() throws -> String {
-        try prepared().explanation
+        try prepared().explanation(in: source.transaction)
     }
 
     /// The number of matching objects.
@@ -81,8 +81,15 @@ struct QueryPaths {
 
     /// The value at `path` of the object `key`; `nil` through a `nil` link.
     func value(at path: [String], of key: [UInt8], in binding: TypeBinding) throws -> StoredValue {
+        let record = try key.withUnsafeBytes { try reader.record(in: binding, key: $0) }
+        guard let record else { return .null }
+        return try value(at: path, from: record, in: binding)
+    }
+
+    /// The value at `path` of the object whose record, already read, is `start`.
+    func value(at path: [String], from start: RecordReader, in binding: TypeBinding) throws -> StoredValue {
         var current = binding
-        var record = try key.withUnsafeBytes { try reader.record(in: binding, key: $0) }
+        var record: RecordReader? = start
         for (position, name) in path.enumerated() {
             guard let property = current[name], let found = record else { return .null }
             let field = found.field(property.slot)

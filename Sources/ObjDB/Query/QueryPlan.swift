@@ -52,6 +52,9 @@ struct PlanChoice {
     var sortedByPlan: Bool
     /// The top-level conjunct every candidate matches, which the filter need not test again.
     var exactConjunct: Int?
+    /// When a full-text search competes with other paths yielding the same order: every one of
+    /// them, ``plan`` first, each with the conjunct it decides; a run starts from the smallest.
+    var alternatives: [(plan: QueryPlan, exactConjunct: Int?)] = []
 }
 
 /// Chooses a ``QueryPlan`` for a filter and a sort.
@@ -70,10 +73,12 @@ struct QueryPlanner {
     func choose(filter: QueryExpression?, sorts: [SortKey]) throws -> PlanChoice {
         var best: (access: Access, conjunct: Int)?
         var ranges: [Access] = []
+        var candidates: [(access: Access, conjunct: Int)] = []
         for (position, conjunct) in (filter?.conjuncts ?? []).enumerated() {
             guard case .comparison(let comparison) = conjunct, let candidate = try access(for: comparison) else {
                 continue
             }
+            candidates.append((candidate, position))
             if candidate.plan.isRange { ranges.append(candidate) }
             if best == nil || candidate.rank < best!.access.rank { best = (candidate, position) }
         }
@@ -89,7 +94,8 @@ struct QueryPlanner {
         if let best {
             return PlanChoice(
                 plan: best.access.plan, sortedByPlan: primaryKeySort && best.access.plan.yieldsKeyOrder,
-                exactConjunct: best.access.isExact ? best.conjunct : nil)
+                exactConjunct: best.access.isExact ? best.conjunct : nil,
+                alternatives: Self.competing(candidates, best: best))
         }
         if sorts.isEmpty || primaryKeySort { return PlanChoice(plan: .fullScan, sortedByPlan: true) }
         if sorts.count == 1, sorts[0].options.isEmpty, let property = binding[sorts[0].keyPath],
@@ -99,6 +105,24 @@ struct QueryPlanner {
             return PlanChoice(plan: .indexOrder(property, descending: !sorts[0].ascending), sortedByPlan: true)
         }
         return PlanChoice(plan: .fullScan, sortedByPlan: false)
+    }
+
+    /// The paths a run chooses among by size (best first): those that yield candidates in the
+    /// best one's order, when one of them is a full-text search, whose cost no static rank knows.
+    private static func competing(
+        _ candidates: [(access: Access, conjunct: Int)], best: (access: Access, conjunct: Int)
+    )
+        -> [(plan: QueryPlan, exactConjunct: Int?)]
+    {
+        guard candidates.contains(where: { $0.access.plan.isFullText }), best.access.plan.canCompete else { return [] }
+        var competing = [(plan: best.access.plan, exactConjunct: best.access.isExact ? best.conjunct : Int?.none)]
+        for candidate in candidates.sorted(by: { $0.access.rank < $1.access.rank })
+        where candidate.conjunct != best.conjunct && candidate.access.plan.canCompete
+            && candidate.access.plan.yieldsKeyOrder == best.access.plan.yieldsKeyOrder
+        {
+            competing.append((candidate.access.plan, candidate.access.isExact ? candidate.conjunct : nil))
+        }
+        return competing.count > 1 && competing.contains(where: { $0.plan.isFullText }) ? competing : []
     }
 
     /// The range on one property that the ranges of several conjuncts on it share, ranked below
@@ -265,6 +289,21 @@ struct QueryPlanner {
 }
 
 extension QueryPlan {
+    /// Whether the plan is a full-text search.
+    var isFullText: Bool {
+        if case .fullText = self { return true }
+        return false
+    }
+
+    /// Whether a run may weigh the plan against others by size: a lookup, a range or a search.
+    var canCompete: Bool {
+        switch self {
+        case .fullScan, .indexOrder: return false
+        case .primaryKeyLookup(let keys): return keys.count > 1
+        default: return true
+        }
+    }
+
     /// Whether the plan walks the keys between two bounds.
     var isRange: Bool {
         switch self {

@@ -77,10 +77,11 @@ extension Results {
     ///   a property of one value (checked here, as in ``sorted(byKeyPath:ascending:)``).
     public func sorted(by descriptors: [SortKey]) throws -> Results {
         var spec = self.spec
-        if spec.then.isEmpty {
+        if spec.then.isEmpty, spec.ranking == nil {
             spec.sorts = descriptors
         } else {
-            // After a predicate's SORT/DISTINCT/LIMIT trailer, the sort applies to what it left.
+            // After a predicate's SORT/DISTINCT/LIMIT trailer or a ranked search, the sort
+            // applies to what they left.
             spec = spec.ordered(by: [.sort(descriptors)])
         }
         return try Results(snapshot: snapshot, binding: binding, preparing: spec)
@@ -92,7 +93,7 @@ extension Results {
     ///   a property of one value (checked here, as in ``sorted(byKeyPath:ascending:)``).
     public func distinct(by keyPaths: [String]) throws -> Results {
         var spec = self.spec
-        if spec.then.isEmpty {
+        if spec.then.isEmpty, spec.ranking == nil {
             spec.distinctPaths = keyPaths
         } else {
             spec = spec.ordered(by: [.distinct(keyPaths)])
@@ -115,7 +116,7 @@ extension Results {
     /// try tweets.filter("id IN {1, 2, 3}").explain()   // "Tweet: primary key lookup (3 keys), …"
     /// ```
     public func explain() throws -> String {
-        query.explanation
+        try query.explanation(in: try snapshot.source().transaction)
     }
 
     /// The smallest value of `property` among the objects, or `nil` when there are none.

@@ -13,31 +13,51 @@ enum ASCIIFolding {
         guard value.count >= needle.count, let base = value.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             return needle.isEmpty ? true : (containsFoldingHazard(value) ? nil : false)
         }
-        let upperFirst = first >= 0x61 && first <= 0x7A ? first - 0x20 : first
+        // One pass, eight bytes at a time: the places where the first byte (either case of a
+        // letter) stands, each compared folded; and whether any byte is not ASCII.
+        let fold: UInt8 = first >= 0x61 && first <= 0x7A ? 0x20 : 0
         let last = value.count - needle.count
-        var found = false
-        needle.withUnsafeBufferPointer { needle in
-            // Candidates by `memchr` for each case of the first byte, then the rest compared folded.
-            for candidate in first == upperFirst ? [first] : [first, upperFirst] where !found {
-                var start = 0
-                while start <= last, let hit = memchr(base + start, Int32(candidate), last - start + 1) {
-                    let index = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
-                    var offset = 1
-                    while offset < needle.count {
-                        let byte = base[index + offset]
-                        let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                        if lowered != needle[offset] { break }
-                        offset += 1
-                    }
-                    if offset == needle.count {
-                        found = true
-                        break
-                    }
-                    start = index + 1
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let pattern = UInt64(first) &* ones
+        let folds = UInt64(fold) &* ones
+        var nonASCII: UInt64 = 0
+        let found = needle.withUnsafeBufferPointer { needle -> Bool in
+            @inline(__always)
+            func matches(at index: Int) -> Bool {
+                guard base[index] | fold == first else { return false }
+                for offset in 1..<needle.count {
+                    let byte = base[index + offset]
+                    if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != needle[offset] { return false }
                 }
+                return true
             }
+            var index = 0
+            while index + 8 <= last + 1 {
+                let word = UInt64(littleEndian: value.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                nonASCII |= word
+                let difference = (word | folds) ^ pattern
+                // A high bit for each zero byte (and maybe above one): candidates, checked in full.
+                var hits = (difference &- ones) & ~difference & highs
+                while hits != 0 {
+                    if matches(at: index + hits.trailingZeroBitCount / 8) { return true }
+                    hits &= hits &- 1
+                }
+                index += 8
+            }
+            while index <= last {
+                nonASCII |= UInt64(base[index])
+                if matches(at: index) { return true }
+                index += 1
+            }
+            while index < value.count {
+                nonASCII |= UInt64(base[index])
+                index += 1
+            }
+            return false
         }
         if found { return true }
+        if nonASCII & highs == 0 { return false }
         return containsFoldingHazard(value) ? nil : false
     }
 
@@ -61,7 +81,7 @@ enum ASCIIFolding {
             guard index + length <= value.count else { return true }
             var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
             for offset in 1..<length { scalar = scalar << 6 | UInt32(value[index + offset] & 0x3F) }
-            if scalar >= 0x10000 {
+            if scalar >= 0x20000 {
                 if Unicode.Scalar(scalar)?.properties.changesWhenCaseFolded ?? true { return true }
             } else if hazards[Int(scalar >> 6)] & (1 << (scalar & 63)) != 0 {
                 return true
@@ -71,10 +91,11 @@ enum ASCIIFolding {
         return false
     }
 
-    /// The scalars of the Basic Multilingual Plane whose `[c]` folding holds an ASCII character.
+    /// The scalars of the first two planes whose `[c]` folding holds an ASCII character: a bit
+    /// each, so an emoji (plane 1) costs a lookup, not a Unicode property query per value.
     private static let hazards: [UInt64] = {
-        var found = [UInt64](repeating: 0, count: 0x10000 / 64)
-        for value in UInt32(0x80)..<0x10000 {
+        var found = [UInt64](repeating: 0, count: 0x20000 / 64)
+        for value in UInt32(0x80)..<0x20000 {
             guard let scalar = Unicode.Scalar(value),
                 scalar.properties.changesWhenCaseFolded
                     || scalar.properties.changesWhenLowercased
