@@ -22,7 +22,8 @@ package struct ObjectScan {
     package init(view: ReadView, type: String, filter: String? = nil, sorts: [SortKey] = []) throws {
         self.view = view
         binding = try view.snapshot.catalog.binding(named: type)
-        let spec = try ReadView.spec(filter: filter, arguments: [], sorts: sorts, limit: nil)
+        var spec = try ReadView.spec(filter: filter, arguments: [], sorts: sorts, limit: nil)
+        if let filter = spec.filter { spec.filter = try view.resolvingObjectLiterals(filter, for: binding) }
         self.spec = spec
         query = try PreparedQuery(catalog: view.snapshot.catalog, binding: binding, spec: spec)
     }

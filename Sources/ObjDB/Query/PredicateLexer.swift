@@ -142,7 +142,19 @@ struct Lexer {
             }
             if Self.isIdentifierStart(scalar) || scalar == "_" || scalar == "@" || scalar == "$" {
                 index += 1
-                while index < scalars.count, Self.isIdentifierContinue(scalars[index]) { index += 1 }
+                // A variable (`$name`, not an argument `$0`) may hold `-`, as Realm's identifiers may:
+                // `SUBQUERY(items, $my-item, …)`.
+                let mayHoldDash =
+                    scalar == "$" && index < scalars.count
+                    && (Self.isIdentifierStart(scalars[index]) || scalars[index] == "_")
+                    && !(scalars[index] == "K" && index + 1 < scalars.count && Self.isDigit(scalars[index + 1]))
+                while index < scalars.count,
+                    Self.isIdentifierContinue(scalars[index])
+                        || (mayHoldDash && scalars[index] == "-" && index + 1 < scalars.count
+                            && Self.isIdentifierContinue(scalars[index + 1]))
+                {
+                    index += 1
+                }
                 tokens.append(Token(kind: .identifier(spelling(start..<index)), offset: start))
                 continue
             }

@@ -34,12 +34,8 @@ final class PreparedQuery: @unchecked Sendable {
         // `5 == x`, `x == {1, 2}` and the like become the comparisons the planner reads.
         spec.filter = try spec.filter.map { try QueryNormalizer(catalog: catalog, root: binding).normalize($0) }
         self.spec = spec
-        sortPaths = spec.sorts.map {
-            $0.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        }
-        distinctPaths = spec.distinctPaths.map {
-            $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        }
+        sortPaths = spec.sorts.map { SortPath.components($0.keyPath) }
+        distinctPaths = spec.distinctPaths.map(SortPath.components)
         for path in sortPaths { try QueryPaths.validateSortPath(path, from: binding, catalog: catalog, what: "sort") }
         for path in distinctPaths {
             try QueryPaths.validateSortPath(path, from: binding, catalog: catalog, what: "distinct")
@@ -86,7 +82,7 @@ final class PreparedQuery: @unchecked Sendable {
         case .distinct(let paths): keyPaths = paths
         case .limit: keyPaths = []
         }
-        return keyPaths.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+        return keyPaths.map(SortPath.components)
     }
 
     private init(
