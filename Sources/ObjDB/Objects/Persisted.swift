@@ -19,7 +19,7 @@ public struct Persisted<Value: Persistable> {
     /// The value while the object is unmanaged.
     @usableFromInline var unmanagedValue: Value
     /// What the declaration asked for.
-    @usableFromInline let declaration: PersistedDeclaration
+    @usableFromInline var declaration: PersistedDeclaration
 
     /// Declares a stored property with an initial value.
     ///
@@ -91,6 +91,8 @@ public struct Persisted<Value: Persistable> {
 struct PersistedDeclaration {
     @usableFromInline var isPrimaryKey: Bool
     @usableFromInline var index: IndexKind?
+    /// For a link: what deleting the object holding it does to what it leads to (`nil`: nullify).
+    @usableFromInline var deleteRule: DeleteRule?
 
     @usableFromInline
     init(isPrimaryKey: Bool, index: IndexKind?) {

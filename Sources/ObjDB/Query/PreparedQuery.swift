@@ -277,6 +277,12 @@ final class PreparedQuery: @unchecked Sendable {
                     entry = try cursor.nextValueOfKey()
                 }
             }
+        case .compoundLookup(let compound, let indexKeys):
+            guard let index = compound.index else { break }
+            for indexKey in indexKeys {
+                guard let holder = try indexKey.withUnsafeBytes({ try transaction.get($0, in: index) }) else { continue }
+                guard try considerKey(holder) else { break }
+            }
         case .indexRange(let property, let lower, let upper):
             guard let index = property.index else { break }
             try transaction.cursor(index).forEach(from: lower, to: upper) { try considerKey($0.value) }
