@@ -20,7 +20,7 @@ struct BenchTargetTests {
         }
     }
 
-    @Test func withGrowthChecksThePointReadCostAt10To7() throws {
+    @Test func aGrowthRunBelow10To5ListsThePointReadTargetAsNotMeasured() throws {
         let result = try run("objdb-bench", ["--growth", "--growth-max", "10000", "--check-targets"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("objdb cost per read at 10^7 ÷ at 10^5"))
