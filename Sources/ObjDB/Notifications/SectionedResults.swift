@@ -53,7 +53,9 @@ extension Results {
         return SectionedResults(results: sorted) { results, position in
             let paths = QueryPaths(
                 reader: QueryReader(source: try results.snapshot.source(), readsDamagedAsEmpty: true))
-            return try paths.value(at: path, of: results.keyList.key(at: position), in: binding)
+            // Keys a fault kept from being read (it is reported) read as no value, as Results reads empty.
+            guard let key = results.keyList.key(at: position) else { return .null }
+            return try paths.value(at: path, of: key, in: binding)
         }
     }
 }
