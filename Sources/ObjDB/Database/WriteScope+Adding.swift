@@ -291,10 +291,11 @@ extension WriteScope {
         didWrite()
     }
 
-    /// Deletes every object of a type, one by one, so links to them are cleared.
-    func deleteAll(in binding: TypeBinding) throws {
+    /// Deletes every object of a type, one by one, so links to them are cleared. `followingRules`
+    /// is false when every type is emptied: a cascade has nothing left to add, a deny nothing to keep.
+    func deleteAll(in binding: TypeBinding, followingRules: Bool = true) throws {
         for key in try allKeys(in: binding) {
-            try delete(key: key, in: binding)
+            try delete(key: key, in: binding, followingRules: followingRules)
         }
     }
 }

@@ -46,7 +46,7 @@ final class RuleNode: Object {
 struct DeleteRuleTests {
     let directory = TemporaryDirectory()
 
-    private func breweries() throws -> Database {
+    func breweries() throws -> Database {
         let db = try Database(
             path: directory.store(), types: [RuleBrewery.self, RuleBeer.self, RuleReview.self, RuleOwner.self])
         try db.write { transaction in
@@ -139,7 +139,7 @@ struct DeleteRuleTests {
             }
         }
         #expect(try names(RuleBeer.self, in: db, \.name) == ["Steam", "Porter", "Liberty", "Lager"])
-        #expect(try db.read { $0.objects(RuleReview.self).count } == 4)
+        #expect(try db.read { $0.objects(RuleReview.self).count } == 3)
         #expect(try StoreCheck(database: db).problems() == [])
     }
 
@@ -185,12 +185,17 @@ struct DeleteRuleTests {
         let inbox = Inbox<[Int]>()
         let token = try onQueue(queue) {
             try db.view(queue: queue).objects(RuleBeer.self).sorted(byKeyPath: "name").observe { change in
-                if case .update(_, let deletions, _, _) = change { inbox.append(deletions) }
+                switch change {
+                case .initial: inbox.append([])
+                case .update(_, let deletions, _, _): inbox.append(deletions)
+                case .error: break
+                }
             }
         }
+        inbox.wait(for: 1)  // the initial results, before the write
         try db.write { try $0.delete($0.object(ofType: RuleBrewery.self, forPrimaryKey: "Anchor")!) }
         // Sorted by name: Lager, Liberty, Porter, Steam; the last three were Anchor's.
-        #expect(inbox.wait(for: 1) == [[1, 2, 3]])
+        #expect(inbox.wait(for: 2) == [[], [1, 2, 3]])
         withExtendedLifetime(token) {}
     }
 
@@ -324,11 +329,32 @@ struct DeleteRuleModelTests {
                 #expect(deleted != nil, "step \(step): node \(victim) was deleted though a keeper denies it")
                 if deleted != nil { model = expected }
             } catch let error as ObjDBError where error.code == .deleteDenied {
-                #expect(deleted == nil, "step \(step): deleting \(victim) was denied, the model deletes \(deleted ?? [])")
+                #expect(
+                    deleted == nil, "step \(step): deleting \(victim) was denied, the model deletes \(deleted ?? [])")
             }
             #expect(try Self.snapshot(db) == model, "step \(step), seed \(seed)")
             if try Self.snapshot(db) != model { break }
         }
         #expect(try StoreCheck(database: db).problems() == [])
+    }
+}
+
+extension DeleteRuleTests {
+    @Test func deletingEverythingIgnoresTheRules() throws {
+        let db = try breweries()
+        try db.write { transaction in
+            let owner = RuleOwner()
+            owner.name = "Fritz"
+            transaction.object(ofType: RuleBrewery.self, forPrimaryKey: "Anchor")!.owner = owner
+        }
+        try db.write { try $0.deleteAll() }
+        #expect(try db.read { $0.objects(RuleBrewery.self).count + $0.objects(RuleOwner.self).count } == 0)
+        #expect(try StoreCheck(database: db).problems() == [])
+    }
+
+    @Test func deletingEveryObjectOfOneTypeFollowsTheRules() throws {
+        let db = try breweries()
+        try db.write { try $0.deleteAll(RuleBrewery.self) }
+        #expect(try db.read { $0.objects(RuleBeer.self).count + $0.objects(RuleReview.self).count } == 0)
     }
 }
