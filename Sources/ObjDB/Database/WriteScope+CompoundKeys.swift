@@ -3,8 +3,7 @@
 /// by every put and delete of the write.
 extension WriteScope {
     /// Throws when another object already holds the values `values` give a uniqueness constraint.
-    func checkCompoundKeys(_ values: [StoredValue], old: [StoredValue]?, key: [UInt8], in binding: TypeBinding) throws
-    {
+    func checkCompoundKeys(_ values: [StoredValue], old: [StoredValue]?, key: [UInt8], in binding: TypeBinding) throws {
         guard !binding.compoundKeys.isEmpty else { return }
         let transaction = try writeTransaction("uniqueness constraint")
         for compound in binding.compoundKeys {
@@ -15,7 +14,8 @@ extension WriteScope {
             if let holder, !holder.elementsEqual(key) {
                 throw ObjDBError.uniqueConstraintViolated(
                     type: binding.schema.name, property: compound.label,
-                    value: "(" + compound.properties.map { values[$0.position].description }.joined(separator: ", ") + ")")
+                    value: "(" + compound.properties.map { values[$0.position].description }.joined(separator: ", ")
+                        + ")")
             }
         }
     }
@@ -74,7 +74,8 @@ extension WriteScope {
             if try indexKey.withUnsafeBytes({ try transaction.get($0, in: index) }) != nil {
                 throw ObjDBError.uniqueConstraintViolated(
                     type: binding.schema.name, property: compound.label,
-                    value: "(" + compound.properties.map { values[$0.position].description }.joined(separator: ", ") + ")")
+                    value: "(" + compound.properties.map { values[$0.position].description }.joined(separator: ", ")
+                        + ")")
             }
             try indexKey.withUnsafeBytes { indexKey in
                 try key.withUnsafeBytes { _ = try transaction.put($0, forKey: indexKey, in: index) }

@@ -288,7 +288,9 @@ final class PreparedQuery: @unchecked Sendable {
         case .compoundLookup(let compound, let indexKeys):
             guard let index = compound.index else { break }
             for indexKey in indexKeys {
-                guard let holder = try indexKey.withUnsafeBytes({ try transaction.get($0, in: index) }) else { continue }
+                guard let holder = try indexKey.withUnsafeBytes({ try transaction.get($0, in: index) }) else {
+                    continue
+                }
                 guard try considerKey(holder) else { break }
             }
         case .indexRange(let property, let lower, let upper):

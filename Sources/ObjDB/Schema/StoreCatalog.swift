@@ -44,7 +44,8 @@ final class StoreCatalog: Sendable {
             let binding = TypeBinding(
                 schema: type, swiftType: known?.swiftType, discovered: known, table: handles.tables[type.name],
                 indexes: handles.indexes[type.name] ?? [:],
-                compoundIndexes: handles.compoundIndexes[type.name] ?? [:], isLinkTarget: linkTargets.contains(type.name),
+                compoundIndexes: handles.compoundIndexes[type.name] ?? [:],
+                isLinkTarget: linkTargets.contains(type.name),
                 schemaIndex: schemaIndex)
             bindings[type.name] = binding
             if let known { byClass[ObjectIdentifier(known.swiftType)] = binding }

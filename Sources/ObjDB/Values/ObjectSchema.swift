@@ -40,7 +40,9 @@ public struct ObjectSchema: Codable, Sendable, Hashable {
         try container.encode(name, forKey: .name)
         try container.encode(properties, forKey: .properties)
         try container.encode(isEmbedded, forKey: .isEmbedded)
-        if !uniquenessConstraints.isEmpty { try container.encode(uniquenessConstraints, forKey: .uniquenessConstraints) }
+        if !uniquenessConstraints.isEmpty {
+            try container.encode(uniquenessConstraints, forKey: .uniquenessConstraints)
+        }
     }
 
     /// The positions of the stored properties in slot order, and the slot count.
