@@ -34,7 +34,7 @@ struct ObjectLiteralConformanceTests {
             let tags = try [7, 8].map { try transaction.create(LiteralTag.self, value: ["id": $0]) }
             let rex = try transaction.create(LiteralPet.self, value: ["name": "rex"])
             rex.owner = owners[0]
-            rex.friends.append(objectsIn: [owners[1], owners[2]])
+            rex.friends.append(contentsOf: [owners[1], owners[2]])
             rex.tag = tags[0]
             let tom = try transaction.create(LiteralPet.self, value: ["name": "tom"])
             tom.owner = owners[1]
