@@ -84,6 +84,12 @@ private struct CheckPass {
                     transaction: transaction, binding: binding, property: property, damaged: damaged)
                 for text in try check.problems() { problem(text) }
             }
+            for compound in binding.compoundKeys {
+                let check = ConstraintCheck(
+                    transaction: transaction, binding: binding, compound: compound, source: source,
+                    maxKeySize: database.environment.maxKeySize)
+                for text in try check.problems() { problem(text) }
+            }
         }
         try checkBacklinks()
     }

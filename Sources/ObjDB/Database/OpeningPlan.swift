@@ -77,6 +77,10 @@ struct OpeningPlan {
                     named: DatabaseNames.index(type.name, propertyID: property.id, kind: property.index!),
                     options: options)
             }
+            for ids in type.uniquenessConstraintIDs {
+                handles.compoundIndexes[type.name, default: [:]][ids] = try transaction.openDatabaseIfPresent(
+                    named: DatabaseNames.compoundIndex(type.name, propertyIDs: ids), options: create)
+            }
         }
         return handles
     }

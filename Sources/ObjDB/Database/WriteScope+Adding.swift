@@ -28,6 +28,17 @@ extension WriteScope {
         if binding.primaryKey != nil {
             let ordinal = binding.primaryKeyOrdinal!
             key = try objectKey(from: try discovered.storedValue(of: object, ordinal: ordinal, storing), in: binding)
+        } else if policy != .error, !binding.compoundKeys.isEmpty,
+            let existing = try keyOfObject(
+                matchingConstraintsOf: { property in
+                    // Constrained properties hold values, never links: reading them adds nothing.
+                    let ordinal = binding.propertiesByOrdinal.firstIndex { $0 === property }!
+                    return try discovered.storedValue(of: object, ordinal: ordinal, storing)
+                }, in: binding),
+            let existingKey = binding.objectKey(fromTableKey: existing)
+        {
+            // An upsert by a uniqueness constraint: the stored object with the same values is updated.
+            key = existingKey
         } else {
             key = .internalID(try nextInternalID(for: binding))
         }
@@ -215,6 +226,7 @@ extension WriteScope {
     ) throws -> Bool {
         let schema = property.schema
         guard schema.collection == .single, !schema.isPrimaryKey, property.index == nil,
+            !accessor.binding.constrainedPropertyIDs.contains(schema.id),
             schema.type != .object, schema.type != .embedded, schema.type != .linkingObjects,
             let table = accessor.binding.table
         else { return false }
@@ -241,7 +253,19 @@ extension WriteScope {
     /// Deletes the object with table key `key`: nullifies links to it, removes it
     /// from lists, sets and maps, and removes its index entries and backlinks. `known` is its
     /// record, when the caller read it in this write.
-    func delete(key: [UInt8], in binding: TypeBinding, record known: RecordReader? = nil) throws {
+    func delete(key: [UInt8], in binding: TypeBinding, record known: RecordReader? = nil, followingRules: Bool = true)
+        throws
+    {
+        if known == nil, !deletedByRules.isEmpty,
+            deletedByRules.contains(DeletedObject(type: binding.schema.name, key: key)),
+            try record(in: binding, key: key) == nil
+        {
+            return  // a delete rule of this write deleted it already
+        }
+        if followingRules, !binding.ruledLinks.isEmpty {
+            try deleteFollowingRules(key: key, in: binding, record: known)
+            return
+        }
         let transaction = try writeTransaction("delete \(binding.schema.name)")
         guard let table = binding.table, var reader = try known ?? record(in: binding, key: key) else {
             throw ObjDBError.objectInvalidated(type: binding.schema.name)
@@ -267,10 +291,11 @@ extension WriteScope {
         didWrite()
     }
 
-    /// Deletes every object of a type, one by one, so links to them are cleared.
-    func deleteAll(in binding: TypeBinding) throws {
+    /// Deletes every object of a type, one by one, so links to them are cleared. `followingRules`
+    /// is false when every type is emptied: a cascade has nothing left to add, a deny nothing to keep.
+    func deleteAll(in binding: TypeBinding, followingRules: Bool = true) throws {
         for key in try allKeys(in: binding) {
-            try delete(key: key, in: binding)
+            try delete(key: key, in: binding, followingRules: followingRules)
         }
     }
 }

@@ -8,12 +8,23 @@ extension WriteScope {
         for name in values.keys where binding[name] == nil {
             throw ObjDBError.unknownProperty(type: binding.schema.name, property: name)
         }
+        let codec = ValueCodec(schema: catalog.schemaIndex)
         let key: ObjectKey
         if let primaryKey = binding.primaryKey {
             guard let given = values[primaryKey.schema.name] else {
                 throw ObjDBError.missingValue(type: binding.schema.name, property: primaryKey.schema.name)
             }
             key = try objectKey(from: try storedValue(given, for: primaryKey, in: binding, policy: policy), in: binding)
+        } else if policy != .error, !binding.compoundKeys.isEmpty,
+            let existing = try keyOfObject(
+                matchingConstraintsOf: { property in
+                    guard let given = values[property.schema.name] else { return codec.zeroValue(of: property.schema) }
+                    return try storedValue(given, for: property, in: binding, policy: policy)
+                }, in: binding),
+            let existingKey = binding.objectKey(fromTableKey: existing)
+        {
+            // An upsert by a uniqueness constraint, as `add(_:update:)` does.
+            key = existingKey
         } else {
             key = .internalID(try nextInternalID(for: binding))
         }
@@ -23,7 +34,6 @@ extension WriteScope {
         if existing != nil, policy == .error {
             throw ObjDBError.primaryKeyExists(type: binding.schema.name, key: key.description)
         }
-        let codec = ValueCodec(schema: catalog.schemaIndex)
         var stored = existing ?? binding.properties.map { codec.zeroValue(of: $0.schema) }
         for property in binding.properties {
             guard let given = values[property.schema.name] else { continue }

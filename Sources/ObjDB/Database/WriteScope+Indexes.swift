@@ -20,6 +20,7 @@ extension WriteScope {
     /// Throws when a unique index already holds one of `values` for another object.
     func checkUniqueIndexes(_ values: [StoredValue], old: [StoredValue]?, key: [UInt8], in binding: TypeBinding) throws
     {
+        try checkCompoundKeys(values, old: old, key: key, in: binding)
         guard !binding.uniqueProperties.isEmpty else { return }
         let transaction = try writeTransaction("index")
         for property in binding.uniqueProperties {
@@ -37,6 +38,7 @@ extension WriteScope {
 
     /// Moves an object's index entries from its `old` values to its `new` ones (`nil`: none).
     func updateIndexes(from old: [StoredValue]?, to new: [StoredValue]?, key: [UInt8], in binding: TypeBinding) throws {
+        try updateCompoundKeys(from: old, to: new, key: key, in: binding)
         guard !binding.indexedProperties.isEmpty else { return }
         let transaction = try writeTransaction("index")
         for property in binding.indexedProperties {

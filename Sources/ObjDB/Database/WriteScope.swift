@@ -11,6 +11,8 @@ package final class WriteScope: ObjectWriter {
     let snapshot: Snapshot
     /// Internal-ID counters read or advanced by this write, flushed on commit.
     package var sequences: [String: UInt64] = [:]
+    /// Objects a delete rule deleted in this write: deleting one of them again is no error.
+    var deletedByRules: Set<DeletedObject> = []
     /// Unmanaged objects being added now, so links between them (cycles too) resolve.
     var objectsBeingAdded: [ObjectIdentifier: (TypeBinding, ObjectKey)] = [:]
     /// An error from a property assignment, which cannot throw, or from a write that failed
@@ -148,6 +150,7 @@ package final class WriteScope: ObjectWriter {
         sequences = [:]
         changes.removeAll()
         objectsBeingAdded = [:]
+        deletedByRules = []
         deferredError = nil
     }
 

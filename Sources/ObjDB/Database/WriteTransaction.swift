@@ -111,10 +111,10 @@ public final class WriteTransaction {
         try scope.deleteAll(in: try scope.catalog.binding(for: type))
     }
 
-    /// Deletes every object of every type.
+    /// Deletes every object of every type; delete rules have nothing to do, so none is followed.
     public func deleteAll() throws {
         for binding in scope.catalog.bindings.values where !binding.schema.isEmbedded {
-            try scope.deleteAll(in: binding)
+            try scope.deleteAll(in: binding, followingRules: false)
         }
     }
 

@@ -55,6 +55,26 @@ open class Object: ObjectBase {
     public required init() {
         super.init()
     }
+
+    /// Sets of properties whose values together identify at most one object, as Core Data's
+    /// uniqueness constraints do: override to declare them, each a list of property names.
+    ///
+    /// ```swift
+    /// final class Person: Object {
+    ///     @Persisted var firstName = ""
+    ///     @Persisted var lastName = ""
+    ///     override class var uniquenessConstraints: [[String]] { [["firstName", "lastName"]] }
+    /// }
+    /// ```
+    ///
+    /// A write that would give two objects the same values for every property of a constraint
+    /// throws ``ObjDBError/uniqueConstraintViolated(type:property:value:)`` and is rolled back;
+    /// an object with `nil` in one of them is not constrained (as in SQL). Adding an object of a
+    /// type without a primary key under ``UpdatePolicy/modified`` or ``UpdatePolicy/all`` updates
+    /// the object with the same values instead, and a query that compares every property of a
+    /// constraint with `==` looks the object up in the constraint's index. Each property must be a
+    /// stored value of an indexable type (not a collection or a link).
+    open class var uniquenessConstraints: [[String]] { [] }
 }
 
 /// An object owned by the object that holds it: stored inside its owner's record,

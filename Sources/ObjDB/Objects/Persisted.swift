@@ -91,6 +91,8 @@ public struct Persisted<Value: Persistable> {
 struct PersistedDeclaration {
     @usableFromInline var isPrimaryKey: Bool
     @usableFromInline var index: IndexKind?
+    /// For a link: what deleting the object holding it does to what it leads to (`nil`: nullify).
+    @usableFromInline var deleteRule: DeleteRule?
 
     @usableFromInline
     init(isPrimaryKey: Bool, index: IndexKind?) {

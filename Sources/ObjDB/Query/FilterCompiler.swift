@@ -79,6 +79,10 @@ struct FilterCompiler {
     private func emit(_ comparison: QueryComparison, in binding: TypeBinding, into builder: inout ProgramBuilder)
         throws
     {
+        if let rewritten = nullTextOperand(comparison, in: binding) {
+            try emit(rewritten, in: binding, into: &builder)
+            return
+        }
         if needsOperandEvaluator(comparison.path[...], aggregate: comparison.aggregate, in: binding) {
             try emit(.operands(comparison.asOperands), in: binding, into: &builder)
             return

@@ -34,7 +34,9 @@ struct OperandCompiler {
                     "IN needs a list or a collection on its right, but \(right.label) is one value", at: right.position)
             }
             op = .equal
-            if rightQuantifier == nil { rightQuantifier = .any }
+            // Two lists without a quantifier compare element by element, as `==` does: realm-core
+            // compiles `IN` to `Compare<Equal>`, so `{4.5, 6.0} IN beers.abv` needs those two, in order.
+            if rightQuantifier == nil, !(left.isList && leftQuantifier == nil) { rightQuantifier = .any }
         case .containsElement:
             // `b CONTAINS ELEMENT a`, as QueryComparison spells `a IN b`.
             op = .equal
@@ -130,13 +132,25 @@ struct OperandCompiler {
             isList = true
             afterCollection = true
         }
+        /// Whether the last step read a collection of values (a list or set of them, or a map's), and
+        /// whether the items were many before it: an aggregate of such values is worked out for each
+        /// collection, as realm-core's `CollectionColumnAggregate` and `ColumnListSize` do.
+        var valuesFromCollection = false
+        var listBeforeValues = false
         var index = 0
         let label = path.text
 
         func finishMap(_ access: MapAccess) {
             guard case .map(let property, let target) = cursor else { return }
             steps.append(.map(slot: property.slot, schema: property.schema, target: target, access: access))
-            if case .key = access {} else { isList = true }
+            listBeforeValues = isList
+            valuesFromCollection = false
+            switch access {
+            case .key: break
+            case .keys, .values:
+                isList = true
+                valuesFromCollection = target == nil || access == .keys
+            }
             switch access {
             case .keys: cursor = .values(PropertySchema(id: 0, name: property.schema.name, type: .string))
             default:
@@ -161,8 +175,15 @@ struct OperandCompiler {
                             at: position)
                     }
                 }
-                steps.append(.aggregate(kind))
                 cursor = .number(kind == .count ? .int : (kind == .average ? .double : type))
+                if valuesFromCollection {
+                    // `photos.ratings.@count`: one count per photo, compared as ANY when there are several.
+                    steps.append(.collectionAggregate(kind))
+                    isList = listBeforeValues
+                    valuesFromCollection = false
+                    return
+                }
+                steps.append(.aggregate(kind))
             case .objects:
                 guard kind == .count else {
                     throw invalid(
@@ -228,6 +249,7 @@ struct OperandCompiler {
                         at: position)
                 }
                 steps.append(.index(listIndex))
+                valuesFromCollection = false
                 isList = listBeforeCollection
                 if case .size = listIndex { cursor = .number(.int) }
                 continue
@@ -247,7 +269,10 @@ struct OperandCompiler {
                                     "\(name) needs a string, binary data or a collection, but \(label) holds \(schema.type.rawValue)",
                                     at: position)
                             }
-                            steps.append(.length)
+                            // A nil string in a list has length 0 (realm-core's ColumnListElementLength); one
+                            // optional string's length is nil when it is.
+                            steps.append(valuesFromCollection ? .elementLength : .length)
+                            valuesFromCollection = false
                             cursor = .number(.int)
                         }
                     case "@sum", "@min", "@max", "@avg":
@@ -309,9 +334,12 @@ struct OperandCompiler {
                     case .list, .set:
                         steps.append(.property(slot: property.slot, schema: schema, target: target))
                         enterCollection()
+                        valuesFromCollection = target == nil
+                        listBeforeValues = listBeforeCollection
                         cursor = target.map { .objects($0, embedded: schema.type == .embedded) } ?? .values(schema)
                     case .single:
                         steps.append(.property(slot: property.slot, schema: schema, target: target))
+                        valuesFromCollection = false
                         cursor = target.map { .objects($0, embedded: schema.type == .embedded) } ?? .values(schema)
                     }
                 case .map:

@@ -15,7 +15,7 @@ final class OperandEvaluator {
     let options: QueryStringOptions
     let right: CompiledOperand
     let rightQuantifier: QueryQuantifier?
-    private let codec: ValueCodec
+    let codec: ValueCodec
 
     init(
         left: CompiledOperand, leftQuantifier: QueryQuantifier?, op: QueryOperator, options: QueryStringOptions,
@@ -42,29 +42,31 @@ final class OperandEvaluator {
 
     // MARK: Comparing
 
-    private func compare(_ left: [OperandItem], _ leftIsList: Bool, _ right: [OperandItem], _ rightIsList: Bool)
-        -> Bool
-    {
+    private func compare(_ left: Reached, _ leftIsList: Bool, _ right: Reached, _ rightIsList: Bool) -> Bool {
         if op == .between {
-            guard right.count == 2 else { return false }
-            let (low, high) = (right[0], right[1])
-            return Self.quantified(leftQuantifier ?? .any, leftIsList ? left[...] : left.prefix(1)) { value in
+            guard right.items.count == 2 else { return false }
+            let (low, high) = (right.items[0], right.items[1])
+            return Self.quantified(leftQuantifier ?? .any, leftIsList ? left.items[...] : left.items.prefix(1)) {
+                value in
                 guard let lower = order(value, low), let upper = order(value, high) else { return false }
                 return lower >= 0 && upper <= 0
             }
         }
         if !leftIsList && !rightIsList {
-            guard let first = left.first, let second = right.first else { return false }
+            guard let first = left.items.first, let second = right.items.first else { return false }
             return test(first, second)
         }
         if leftIsList && rightIsList && leftQuantifier == nil && rightQuantifier == nil {
             // Two collections and no quantifier: element by element, in order.
-            guard left.count == right.count else { return op == .notEqual }
-            for index in left.indices where !test(left[index], right[index]) { return false }
+            let count = left.total
+            guard count == right.total else { return op == .notEqual }
+            let lefts = left.ordered(limit: count)
+            let rights = right.ordered(limit: count)
+            for index in lefts.indices where !test(lefts[index], rights[index]) { return false }
             return true
         }
-        let leftValues = leftIsList ? left[...] : left.prefix(1)
-        let rightValues = rightIsList ? right[...] : right.prefix(1)
+        let leftValues = leftIsList ? left.items[...] : left.items.prefix(1)
+        let rightValues = rightIsList ? right.items[...] : right.items.prefix(1)
         return Self.quantified(leftQuantifier ?? .any, leftValues) { value in
             Self.quantified(rightQuantifier ?? .any, rightValues) { test(value, $0) }
         }
@@ -143,6 +145,16 @@ final class OperandEvaluator {
     /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE` of `left` by `right`, on text or on bytes.
     private func textTest(_ left: OperandItem, _ right: OperandItem) -> Bool {
         guard case .value(let a) = left, case .value(let b) = right else { return false }
+        if a.isNull || b.isNull {
+            // realm-core's conditions on values (query_conditions.hpp): `LIKE` matches two nulls,
+            // `CONTAINS` of a null pattern matches every value that is not null, and nothing else
+            // matches a null on either side.
+            switch op {
+            case .like: return a.isNull && b.isNull
+            case .contains: return b.isNull && !a.isNull
+            default: return false
+            }
+        }
         if let (x, y) = alike(a, b) { return textTest(.value(x), .value(y)) }
         switch (a, b) {
         case (.string(let text), .string(let pattern)):
@@ -198,190 +210,34 @@ final class OperandEvaluator {
 
     // MARK: Evaluating operands
 
-    private func evaluate(_ node: OperandNode, from object: OperandItem, in source: QueryReader) throws
-        -> [OperandItem]
-    {
+    private func evaluate(_ node: OperandNode, from object: OperandItem, in source: QueryReader) throws -> Reached {
         switch node {
-        case .constant(let item): return [item]
-        case .constantList(let items): return items
-        case .path(let steps): return try walk(steps, from: [object], in: source)
+        case .constant(let item): return Reached(items: [item])
+        case .constantList(let items): return Reached(items: items)
+        case .path(let steps): return try reach(steps, from: object, in: source)
         case .arithmetic(let op, let left, let right):
-            let lefts = try evaluate(left, from: object, in: source).map(\.storedValue)
-            let rights = try evaluate(right, from: object, in: source).map(\.storedValue)
-            if lefts.count == 1 { return rights.map { .value(OperandNumber.apply(op, lefts[0], $0)) } }
-            if rights.count == 1 { return lefts.map { .value(OperandNumber.apply(op, $0, rights[0])) } }
-            return zip(lefts, rights).map { .value(OperandNumber.apply(op, $0, $1)) }
+            let lefts = try evaluate(left, from: object, in: source)
+            let rights = try evaluate(right, from: object, in: source)
+            if lefts.total == 1, let value = lefts.items.first?.storedValue {
+                return rights.mapItems { .value(OperandNumber.apply(op, value, $0.storedValue)) }
+            }
+            if rights.total == 1, let value = rights.items.first?.storedValue {
+                return lefts.mapItems { .value(OperandNumber.apply(op, $0.storedValue, value)) }
+            }
+            let pairs = zip(lefts.ordered(limit: .max), rights.ordered(limit: .max))
+            return Reached(items: pairs.map { .value(OperandNumber.apply(op, $0.storedValue, $1.storedValue)) })
         case .subqueryCount(let steps, _, let program):
+            // Each element once, counted as often as the collection holds it.
+            let elements = try reach(steps, from: object, in: source)
             var count = 0
-            for case .object(_, let record, let key) in try walk(steps, from: [object], in: source) {
-                let matched = try key.withUnsafeBytes { try program.matches(record, key: $0, in: source) }
-                if matched { count += 1 }
-            }
-            return [.value(.int(Int64(count)))]
-        }
-    }
-
-    private func walk(_ steps: [OperandStep], from start: [OperandItem], in source: QueryReader) throws
-        -> [OperandItem]
-    {
-        var items = start
-        var position = 0
-        while position < steps.count {
-            let step = steps[position]
-            if position + 1 < steps.count, case .index(let index) = steps[position + 1] {
-                // `items.allergens[0]`: each item's own collection, as Realm indexes it.
-                var picked: [OperandItem] = []
-                for item in items { picked += Self.pick(index, from: try advance(step, from: [item], in: source)) }
-                items = picked
-                position += 2
-            } else {
-                items = try advance(step, from: items, in: source)
-                position += 1
-            }
-        }
-        return items
-    }
-
-    /// The elements an index picks from one collection's.
-    private static func pick(_ index: QueryListIndex, from items: [OperandItem]) -> [OperandItem] {
-        switch index {
-        case .position(let position): return position < items.count ? [items[position]] : []
-        case .first: return Array(items.prefix(1))
-        case .last: return Array(items.suffix(1))
-        case .size: return [.value(.int(Int64(items.count)))]
-        case .all: return items
-        }
-    }
-
-    /// What one step reaches from the items the previous one reached.
-    private func advance(_ step: OperandStep, from items: [OperandItem], in source: QueryReader) throws
-        -> [OperandItem]
-    {
-        var next: [OperandItem] = []
-        switch step {
-        case .property(let slot, let schema, let target):
-            for item in items {
-                guard case .object(_, let record, let key) = item else {
-                    if schema.collection == .single, item.isNull { next.append(.value(.null)) }
-                    continue
-                }
-                try read(record.field(slot), schema, target, parentKey: key, into: &next, in: source)
-            }
-        case .map(let slot, let schema, let target, let access):
-            for case .object(_, let record, _) in items {
-                var entries: [String: StoredValue] = [:]
-                if case .bytes(let bytes) = record.field(slot) { entries = codec.decodeMap(bytes, as: schema) }
-                switch access {
-                case .keys: next += entries.keys.sorted().map { .value(.string($0)) }
-                case .values:
-                    for key in entries.keys.sorted() { next.append(try item(entries[key]!, target, in: source)) }
-                case .key(let key): next.append(try item(entries[key] ?? .null, target, in: source))
+            for (element, times) in zip(elements.items, elements.counts) {
+                guard case .object(_, let record, let key) = element else { continue }
+                if try key.withUnsafeBytes({ try program.matches(record, key: $0, in: source) }) {
+                    count = Reached.adding(count, times)
                 }
             }
-        case .backlinks(let origin, let propertyID):
-            for case .object(let binding, _, let key) in items {
-                for link in try key.withUnsafeBytes({ try source.incomingLinks(to: $0, in: binding) })
-                where link.typeName == origin.schema.name && link.propertyID == propertyID {
-                    guard let record = try link.key.withUnsafeBytes({ try source.record(in: origin, key: $0) })
-                    else {
-                        continue
-                    }
-                    let times = occurrences(of: key, in: record, origin: origin, propertyID: propertyID)
-                    for _ in 0..<times { next.append(.object(origin, record, key: link.key)) }
-                }
-            }
-        case .allBacklinksCount:
-            for case .object(let binding, _, let key) in items {
-                var count = 0
-                for link in try key.withUnsafeBytes({ try source.incomingLinks(to: $0, in: binding) }) {
-                    guard let origin = source.catalog.bindings[link.typeName],
-                        let record = try link.key.withUnsafeBytes({ try source.record(in: origin, key: $0) })
-                    else { continue }
-                    count += occurrences(of: key, in: record, origin: origin, propertyID: link.propertyID)
-                }
-                next.append(.value(.int(Int64(count))))
-            }
-        case .index(let index):
-            next = Self.pick(index, from: items)
-        case .aggregate(let aggregate):
-            next = [.value(OperandNumber.aggregate(aggregate, items))]
-        case .length:
-            next = items.map { item in
-                switch item.storedValue {
-                case .string(let text): return .value(.int(Int64(text.utf8.count)))
-                case .data(let data): return .value(.int(Int64(data.count)))
-                default: return .value(.null)
-                }
-            }
+            return Reached(items: [.value(.int(Int64(count)))])
         }
-        return next
-    }
-
-    /// The values or objects a field holds, appended.
-    private func read(
-        _ field: RecordField, _ schema: PropertySchema, _ target: TypeBinding?, parentKey: [UInt8],
-        into items: inout [OperandItem], in source: QueryReader
-    ) throws {
-        if schema.collection == .single {
-            guard let target else {
-                switch field {
-                case .bytes(let bytes):
-                    items.append(.value(codec.decodeValue(bytes, as: schema) ?? codec.zeroValue(of: schema)))
-                case .null: items.append(.value(.null))
-                case .absent: items.append(.value(codec.zeroValue(of: schema)))
-                }
-                return
-            }
-            guard case .bytes(let bytes) = field else { return items.append(.value(.null)) }
-            if schema.type == .embedded {
-                items.append(.object(target, try source.record(bytes, of: target), key: parentKey))
-            } else if let linked = try source.record(in: target, key: bytes) {
-                items.append(.object(target, linked, key: Array(bytes)))
-            } else {
-                items.append(.value(.null))
-            }
-            return
-        }
-        guard case .bytes(let bytes) = field else { return }
-        var elements: [UnsafeRawBufferPointer?] = []
-        codec.forEachElement(bytes, as: schema) { elements.append($0) }
-        for element in elements {
-            guard let element else {
-                items.append(.value(.null))
-                continue
-            }
-            guard let target else {
-                if let value = codec.decodeValue(element, as: schema) { items.append(.value(value)) }
-                continue
-            }
-            if schema.type == .embedded {
-                items.append(.object(target, try source.record(element, of: target), key: parentKey))
-            } else if let linked = try source.record(in: target, key: element) {
-                items.append(.object(target, linked, key: Array(element)))
-            }
-        }
-    }
-
-    /// A map's value as an item: the linked object for a link.
-    private func item(_ value: StoredValue, _ target: TypeBinding?, in source: QueryReader) throws -> OperandItem {
-        guard let target, case .link(_, let key) = value else { return .value(value) }
-        let bytes = ObjectKeyCodec.encode(key)
-        guard let record = try bytes.withUnsafeBytes({ try source.record(in: target, key: $0) }) else {
-            return .value(.null)
-        }
-        return .object(target, record, key: bytes)
-    }
-
-    /// How many times the `origin` record links to `key` through the property: a list may hold it twice.
-    private func occurrences(of key: [UInt8], in record: RecordReader, origin: TypeBinding, propertyID: UInt16) -> Int {
-        guard let property = origin.properties.first(where: { $0.schema.id == propertyID }),
-            property.schema.collection == .list, case .bytes(let bytes) = record.field(property.slot)
-        else { return 1 }
-        var count = 0
-        codec.forEachElement(bytes, as: property.schema) { element in
-            if let element, element.elementsEqual(key) { count += 1 }
-        }
-        return max(count, 1)
     }
 }
 
@@ -416,12 +272,17 @@ enum OperandStep {
     /// The number of links to each object, from any type.
     case allBacklinksCount
     case index(QueryListIndex)
+    /// One number for every item reached (`dogs.@count`, `items.@sum.price`).
     case aggregate(QueryAggregate)
-    /// The length of each string (UTF-8 bytes, as Realm counts) or binary value.
+    /// One number for each collection of values the step before read (`photos.ratings.@count`).
+    case collectionAggregate(QueryAggregate)
+    /// The length of each string (UTF-8 bytes, as Realm counts) or binary value; `nil` for `nil`.
     case length
+    /// The length of each string or binary value of a collection; 0 for a `nil` element.
+    case elementLength
 }
 
-enum MapAccess {
+enum MapAccess: Equatable {
     case values, keys
     case key(String)
 }
@@ -554,16 +415,21 @@ enum OperandNumber {
         }
     }
 
-    /// `@count`, `@sum`, `@min`, `@max` or `@avg` of items; `nil` values are skipped, and an empty
-    /// `@min`, `@max` or `@avg` is `nil` (an empty `@sum` is 0).
-    static func aggregate(_ aggregate: QueryAggregate, _ items: [OperandItem]) -> StoredValue {
-        if aggregate == .count { return .int(Int64(items.count)) }
-        let values = items.map(\.storedValue).filter { !$0.isNull }
+    /// `@count`, `@sum`, `@min`, `@max` or `@avg` of items, each counted `counts[i]` times (once when
+    /// `counts` is `nil`); `nil` values are skipped, and an empty `@min`, `@max` or `@avg` is `nil`
+    /// (an empty `@sum` is 0).
+    static func aggregate(_ aggregate: QueryAggregate, _ items: [OperandItem], counts: [Int]?) -> StoredValue {
+        let counts = counts ?? Array(repeating: 1, count: items.count)
+        if aggregate == .count { return .int(Int64(counts.reduce(0, Reached.adding))) }
+        var values: [(StoredValue, Int)] = []
+        for (item, count) in zip(items, counts) where !item.storedValue.isNull {
+            values.append((item.storedValue, count))
+        }
         switch aggregate {
-        case .count: return .int(Int64(items.count))
+        case .count: return .null
         case .min, .max:
             var best: StoredValue?
-            for value in values {
+            for (value, _) in values {
                 guard let current = best else {
                     best = value
                     continue
@@ -580,13 +446,18 @@ enum OperandNumber {
             }
             return best ?? .null
         case .sum, .average:
-            let numbers = values.compactMap(OperandNumber.init)
-            if aggregate == .average && numbers.isEmpty { return .null }
             var sum = OperandNumber.int(0)
-            for number in numbers { sum = OperandNumber(apply(.add, sum.storedValue, number.storedValue)) ?? sum }
+            var total = 0
+            for (value, count) in values {
+                guard OperandNumber(value) != nil else { continue }
+                let weighted = count == 1 ? value : apply(.multiply, value, .int(Int64(count)))
+                sum = OperandNumber(apply(.add, sum.storedValue, weighted)) ?? sum
+                total = Reached.adding(total, count)
+            }
+            if aggregate == .average && total == 0 { return .null }
             guard aggregate == .average else { return sum.storedValue }
-            if case .decimal(let total) = sum { return .decimal(total / Decimal(numbers.count)) }
-            return .double(sum.double / Double(numbers.count))
+            if case .decimal(let sum) = sum { return .decimal(sum / Decimal(total)) }
+            return .double(sum.double / Double(total))
         }
     }
 }

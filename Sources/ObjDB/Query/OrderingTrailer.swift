@@ -135,7 +135,7 @@ struct OrderingTrailer {
         return step
     }
 
-    /// A key path: names joined by `.`.
+    /// A key path: names joined by `.`, the last possibly a map's with a key (`scores['math']`).
     private mutating func keyPath(for keyword: String) throws -> String {
         guard case .identifier(let first) = current.kind else {
             throw error("\(keyword) takes key paths, such as \(Self.example(keyword)), not \(current.describe)")
@@ -148,7 +148,18 @@ struct OrderingTrailer {
             names.append(next)
             advance()
         }
-        return names.joined(separator: ".")
+        var path = names.joined(separator: ".")
+        if current.kind == .symbol("[") {
+            advance()
+            guard case .string(let key) = current.kind else {
+                throw error("\(keyword) takes a map's value by a key in quotes, such as scores['math']")
+            }
+            advance()
+            guard current.kind == .symbol("]") else { throw error("expected ']' after the map key") }
+            advance()
+            path += SortPath.subscriptText(key)
+        }
+        return path
     }
 
     private mutating func direction(of path: String) throws -> Bool {

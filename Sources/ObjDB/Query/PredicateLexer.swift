@@ -142,8 +142,31 @@ struct Lexer {
             }
             if Self.isIdentifierStart(scalar) || scalar == "_" || scalar == "@" || scalar == "$" {
                 index += 1
-                while index < scalars.count, Self.isIdentifierContinue(scalars[index]) { index += 1 }
-                tokens.append(Token(kind: .identifier(spelling(start..<index)), offset: start))
+                // A variable (`$name`, not an argument `$0`) may hold `-`, as Realm's identifiers may:
+                // `SUBQUERY(items, $my-item, …)`.
+                let mayHoldDash =
+                    scalar == "$" && index < scalars.count
+                    && (Self.isIdentifierStart(scalars[index]) || scalars[index] == "_")
+                    && !(scalars[index] == "K" && index + 1 < scalars.count && Self.isDigit(scalars[index + 1]))
+                var escaped = false
+                while index < scalars.count {
+                    if Self.isIdentifierContinue(scalars[index])
+                        || (mayHoldDash && scalars[index] == "-" && index + 1 < scalars.count
+                            && Self.isIdentifierContinue(scalars[index + 1]))
+                    {
+                        index += 1
+                    } else if scalars[index] == "\\", index + 1 < scalars.count,
+                        " trn".unicodeScalars.contains(scalars[index + 1])
+                    {
+                        // Realm's `\ `, `\t`, `\r`, `\n` in a name: `scores.second\ try` is the key "second try".
+                        escaped = true
+                        index += 2
+                    } else {
+                        break
+                    }
+                }
+                let name = escaped ? Self.unescaped(scalars[start..<index]) : spelling(start..<index)
+                tokens.append(Token(kind: .identifier(name), offset: start))
                 continue
             }
             guard
@@ -165,6 +188,27 @@ struct Lexer {
 
     // Unicode's properties are a table lookup each (a fifth of parsing a short query); the ASCII
     // answers, which nearly every predicate needs, are worked out here.
+
+    /// A name's text with its escapes (`\ `, `\t`, `\r`, `\n`) replaced by what they stand for.
+    private static func unescaped(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var text = String.UnicodeScalarView()
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            if scalars[index] == "\\", index + 1 < scalars.endIndex {
+                switch scalars[index + 1] {
+                case "t": text.append("\t")
+                case "r": text.append("\r")
+                case "n": text.append("\n")
+                default: text.append(" ")
+                }
+                index += 2
+            } else {
+                text.append(scalars[index])
+                index += 1
+            }
+        }
+        return String(text)
+    }
 
     /// Unicode's `White_Space`.
     @inline(__always)

@@ -37,10 +37,7 @@ struct PredicateParser {
         let expression = try parseOr()
         (ordering, position) = try OrderingTrailer.parse(text, tokens, from: position)
         guard current.kind == .end else { throw error("unexpected \(current.describe)") }
-        let used = positionsUsed.union(0..<argumentIndex).count
-        guard used == arguments.count else {
-            throw error("\(arguments.count) arguments given, \(used) used", at: 0)
-        }
+        // Arguments the predicate does not name are ignored, as Realm ignores them.
         return expression
     }
 
@@ -208,13 +205,12 @@ struct PredicateParser {
         switch (general.left, general.right) {
         case (.keyPath(let path), .value(let value)):
             guard let names = Self.plainNames(path) else { break }
-            // `x == {1, 2}` compares with a collection: element by element when `x` is one too.
-            if general.rightQuantifier == nil, !value.isList || op == .in || op == .between {
+            // `x == {1, 2}` and `x IN {1, 2}` compare with a collection: element by element when `x` is
+            // one too (as realm-core compiles both), so only the schema can lower them (QueryNormalizer),
+            // as it lowers `x == ANY {1, 2}`.
+            let quantifiedIn = op == .in && general.leftQuantifier != nil
+            if general.rightQuantifier == nil, !value.isList || op == .between || quantifiedIn {
                 return try comparison(names, op, value, general.options, general.leftQuantifier, at: offset)
-            }
-            if general.rightQuantifier == .any, op == .equal, value.isList {
-                // `x == ANY {1, 2}` is `x IN {1, 2}`.
-                return try comparison(names, .in, value, general.options, general.leftQuantifier, at: offset)
             }
         case (.value(let value), .keyPath(let path)):
             guard let names = Self.plainNames(path), general.rightQuantifier == nil else { break }
@@ -472,6 +468,9 @@ struct PredicateParser {
                     }
                     steps.append(.index(.position(index)))
                 case .symbol("*"): steps.append(.index(.all))
+                case .identifier(let word) where Self.placeholder(word)?.isKeyPath == false:
+                    // `scores[$0]`: a map key (a string argument) or a list index (a number), as Realm reads it.
+                    steps.append(try subscriptArgument(word))
                 case .identifier(let word) where ["FIRST", "LAST", "SIZE"].contains(word.uppercased()):
                     steps.append(
                         .index(word.uppercased() == "FIRST" ? .first : word.uppercased() == "LAST" ? .last : .size))
@@ -502,6 +501,10 @@ struct PredicateParser {
         let token = current
         switch token.kind {
         case .identifier(let name):
+            if let (value, count) = try PredicateFunctionLiteral.read(tokens, at: position, text: text) {
+                position += count
+                return .value(value)
+            }
             advance()
             switch name.uppercased() {
             case "NIL", "NULL": return .value(.null)
@@ -674,6 +677,21 @@ struct PredicateParser {
         if isKeyPath { digits = digits.dropFirst() }
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let position = Int(digits) else { return nil }
         return (position, isKeyPath)
+    }
+
+    /// The subscript `[$n]` names: its argument's string as a map key, or its number as a list index.
+    private mutating func subscriptArgument(_ word: String) throws -> QueryPathStep {
+        let position = Self.placeholder(word)!.position
+        guard position < arguments.count else {
+            throw error("\(word) has no argument: \(arguments.count) given")
+        }
+        positionsUsed.insert(position)
+        switch QueryArgument.storedValue(arguments[position]) {
+        case .string(let key): return .key(key)
+        case .int(let index) where index >= 0: return .index(.position(Int(index)))
+        default:
+            throw error("[\(word)] needs a string argument (a map key) or a whole number (a list index)")
+        }
     }
 
     private mutating func takeArgument(at offset: Int) throws -> StoredValue {

@@ -59,7 +59,8 @@ extension PreparedQuery {
         -> (count: Int, isLowerBound: Bool)
     {
         switch plan {
-        case .primaryKeyLookup(let keys):
+        case .primaryKeyLookup(let keys), .compoundLookup(_, let keys):
+            // A unique key leads to one object at most.
             return (keys.count, false)
         case .indexLookup(let property, let keys):
             guard let index = property.index else { return (0, false) }

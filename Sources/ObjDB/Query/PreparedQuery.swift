@@ -37,12 +37,8 @@ final class PreparedQuery: @unchecked Sendable {
         // `5 == x`, `x == {1, 2}` and the like become the comparisons the planner reads.
         spec.filter = try spec.filter.map { try QueryNormalizer(catalog: catalog, root: binding).normalize($0) }
         self.spec = spec
-        sortPaths = spec.sorts.map {
-            $0.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        }
-        distinctPaths = spec.distinctPaths.map {
-            $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        }
+        sortPaths = spec.sorts.map { SortPath.components($0.keyPath) }
+        distinctPaths = spec.distinctPaths.map(SortPath.components)
         for path in sortPaths { try QueryPaths.validateSortPath(path, from: binding, catalog: catalog, what: "sort") }
         for path in distinctPaths {
             try QueryPaths.validateSortPath(path, from: binding, catalog: catalog, what: "distinct")
@@ -95,7 +91,7 @@ final class PreparedQuery: @unchecked Sendable {
         case .distinct(let paths): keyPaths = paths
         case .limit: keyPaths = []
         }
-        return keyPaths.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+        return keyPaths.map(SortPath.components)
     }
 
     private init(
@@ -332,6 +328,14 @@ final class PreparedQuery: @unchecked Sendable {
                     guard try considerKey(current.value) else { break lookups }
                     entry = try cursor.nextValueOfKey()
                 }
+            }
+        case .compoundLookup(let compound, let indexKeys):
+            guard let index = compound.index else { break }
+            for indexKey in indexKeys {
+                guard let holder = try indexKey.withUnsafeBytes({ try transaction.get($0, in: index) }) else {
+                    continue
+                }
+                guard try considerKey(holder) else { break }
             }
         case .indexRange(let property, let lower, let upper):
             guard let index = property.index else { break }

@@ -59,6 +59,17 @@ struct QueryPaths {
                     type: binding.schema.name,
                     reason: "cannot \(what) by \(text): \(current.schema.name) has no property \(name)")
             }
+            if position + 1 < path.count, SortPath.isMapKey(path[position + 1]) {
+                // `scores['math']`: one value of a map of values.
+                guard property.schema.collection == .map, position + 2 == path.count,
+                    property.schema.type != .object, property.schema.type != .embedded
+                else {
+                    throw ObjDBError.invalidQuery(
+                        type: binding.schema.name,
+                        reason: "cannot \(what) by \(text): only a map of values is read by a key, and last")
+                }
+                return
+            }
             guard property.schema.collection == .single, property.schema.type != .linkingObjects else {
                 throw ObjDBError.invalidQuery(
                     type: binding.schema.name, reason: "cannot \(what) by \(text): \(name) holds several values")
@@ -93,6 +104,11 @@ struct QueryPaths {
         for (position, name) in path.enumerated() {
             guard let property = current[name], let found = record else { return .null }
             let field = found.field(property.slot)
+            if position + 1 < path.count, SortPath.isMapKey(path[position + 1]) {
+                guard case .bytes(let bytes) = field else { return .null }
+                let entries = ValueCodec(schema: reader.catalog.schemaIndex).decodeMap(bytes, as: property.schema)
+                return entries[SortPath.mapKey(path[position + 1])] ?? .null
+            }
             if position == path.count - 1 {
                 return ValueCodec(schema: reader.catalog.schemaIndex).decodeField(field, of: property.schema)
             }

@@ -23,7 +23,9 @@ struct QueryNormalizer {
     }
 
     private func lowered(_ comparison: OperandComparison) -> QueryExpression? {
-        guard comparison.op == .equal else { return nil }
+        guard comparison.op == .equal || (comparison.op == .in && comparison.rightQuantifier == nil) else {
+            return nil
+        }
         let path: QueryKeyPath
         let values: [StoredValue]
         let quantifier: QueryQuantifier?
@@ -36,8 +38,11 @@ struct QueryNormalizer {
             return nil
         }
         guard let names = path.names, holdsOneValue(names[...], in: root) else { return nil }
+        if comparison.op == .in, case .value = comparison.left { return nil }
         let oneOf = QueryExpression.comparison(
-            QueryComparison(path: names, op: .in, value: .list(values), options: comparison.options))
+            QueryComparison(
+                path: names, op: .in, value: .list(values), options: comparison.options,
+                position: path.position ?? comparison.position))
         switch quantifier {
         case nil, .some(.any): return oneOf
         case .some(.none): return .not(oneOf)

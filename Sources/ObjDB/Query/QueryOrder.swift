@@ -14,7 +14,7 @@ struct QueryOrder {
         self.spec = spec
         self.snapshot = snapshot
         self.sorts = spec.effectiveSorts
-        self.paths = sorts.map { $0.keyPath.split(separator: ".").map(String.init) }
+        self.paths = sorts.map { SortPath.components($0.keyPath) }
     }
 
     func sortValues(of key: [UInt8]) throws -> [StoredValue] {

@@ -15,6 +15,8 @@ enum QueryPlan: CustomStringConvertible {
     case indexRange(BoundProperty, lower: KeyBound?, upper: KeyBound?)
     /// Every object, in the order of an index: a sort the index already holds.
     case indexOrder(BoundProperty, descending: Bool)
+    /// The objects a uniqueness constraint's index holds under the given keys (`==` on each of its properties).
+    case compoundLookup(CompoundKey, [[UInt8]])
     /// The objects a full-text index finds for a search (`TEXT`), in table-key order.
     case fullText(BoundProperty, TextSearch)
 
@@ -28,6 +30,8 @@ enum QueryPlan: CustomStringConvertible {
         case .indexRange(let property, _, _): return "index range scan on \(property.schema.name)"
         case .indexOrder(let property, let descending):
             return "index order scan on \(property.schema.name)\(descending ? " (descending)" : "")"
+        case .compoundLookup(let compound, let keys):
+            return "uniqueness constraint lookup on \(compound.label) (\(keys.count) key\(keys.count == 1 ? "" : "s"))"
         case .fullText(let property, let search):
             return "full-text search on \(property.schema.name) (\(search.summary))"
         }
@@ -40,6 +44,7 @@ enum QueryPlan: CustomStringConvertible {
         case .primaryKeyLookup(let keys): return keys.count <= 1
         // One key of a regular index holds its objects' keys sorted (MDB_DUPSORT).
         case .indexLookup(let property, let keys): return keys.count <= 1 && property.schema.index == .regular
+        case .compoundLookup(_, let keys): return keys.count <= 1
         default: return false
         }
     }
@@ -86,6 +91,10 @@ struct QueryPlanner {
         // filter, so the narrower walk only skips entries they would reject.
         if let narrowed = Self.intersection(of: ranges), best == nil || narrowed.rank < best!.access.rank {
             best = (narrowed, -1)
+        }
+        // Equality on every property of a uniqueness constraint: one lookup in its index.
+        if let compound = compoundLookup(filter?.conjuncts ?? []), best == nil || best!.access.rank > 0 {
+            best = (Access(plan: compound, rank: 0), -1)
         }
         if case .constant(false)? = filter { return PlanChoice(plan: .primaryKeyLookup([]), sortedByPlan: true) }
         let primaryKeySort =

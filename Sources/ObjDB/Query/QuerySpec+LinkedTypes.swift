@@ -5,7 +5,7 @@ extension QuerySpec {
     /// (in its filter, sorts and `distinct`), its own included when a link leads back to it.
     func linkedTypes(from binding: TypeBinding, in database: Database) -> Set<String> {
         var types: Set<String> = []
-        var paths = orderingKeyPaths.map { $0.split(separator: ".").map(String.init) }
+        var paths = orderingKeyPaths.map(SortPath.components)
         if let filter { paths += filter.comparisonPaths }
         for path in paths {
             var current = binding

@@ -17,7 +17,8 @@ extension ReadView {
             throw ObjDBError.invalidArgument("limit", reason: "must not be negative, not \(limit)")
         }
         let binding = try database.binding(named: typeName)
-        let spec = try Self.spec(filter: filter, arguments: arguments, sorts: sorts, limit: limit)
+        var spec = try Self.spec(filter: filter, arguments: arguments, sorts: sorts, limit: limit)
+        spec.filter = try spec.filter.map { try resolvingObjectLiterals($0, for: binding) }
         let keys = try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).keys()
         return keys.compactMap { snapshot.dynamicObject(binding, tableKey: $0) }
     }
@@ -29,7 +30,8 @@ extension ReadView {
         throws -> String
     {
         let binding = try database.binding(named: typeName)
-        let spec = try Self.spec(filter: filter, arguments: arguments, sorts: sorts, limit: nil)
+        var spec = try Self.spec(filter: filter, arguments: arguments, sorts: sorts, limit: nil)
+        spec.filter = try spec.filter.map { try resolvingObjectLiterals($0, for: binding) }
         return try QueryExecution(source: snapshot.source(), binding: binding, spec: spec).explain()
     }
 

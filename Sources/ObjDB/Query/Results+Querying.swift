@@ -20,7 +20,7 @@ extension Results {
     ///   comparison the property's type has no meaning for.
     public func filter(_ predicateFormat: String, _ arguments: Any...) throws -> Results {
         var parser = try PredicateParser(predicateFormat, arguments: arguments)
-        let expression = try parser.parse()
+        let expression = try ReadView.resolvingObjectLiterals(try parser.parse(), for: binding, in: snapshot)
         return try Results(
             snapshot: snapshot, binding: binding,
             preparing: spec.filtered(by: expression).ordered(by: parser.ordering))

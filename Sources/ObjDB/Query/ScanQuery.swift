@@ -15,7 +15,8 @@ package struct ScanQuery {
     package init(type: String, filter: String?, sorts: [SortKey], in view: ReadView) throws {
         let catalog = view.snapshot.catalog
         let binding = try catalog.binding(named: type)
-        let spec = try ReadView.spec(filter: filter, arguments: [], sorts: sorts, limit: nil)
+        var spec = try ReadView.spec(filter: filter, arguments: [], sorts: sorts, limit: nil)
+        if let filter = spec.filter { spec.filter = try view.resolvingObjectLiterals(filter, for: binding) }
         query = try PreparedQuery(catalog: catalog, binding: binding, spec: spec)
     }
 

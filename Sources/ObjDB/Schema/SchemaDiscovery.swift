@@ -169,7 +169,9 @@ final class DiscoveredType: Sendable {
         }
         var indexByOrdinal = Array(repeating: 0, count: ordinals.count)
         for (index, ordinal) in ordinals.enumerated() { indexByOrdinal[ordinal] = index }
-        let schema = ObjectSchema(name: name, properties: properties, isEmbedded: prototype is EmbeddedObject)
+        let schema = ObjectSchema(
+            name: name, properties: properties, isEmbedded: prototype is EmbeddedObject,
+            uniquenessConstraints: (type as? Object.Type)?.uniquenessConstraints ?? [])
         try validate(schema)
         let holdsOnlyPersisted = levels.allSatisfy { level in
             level.subjectType == ObjectBase.self || level.children.allSatisfy { $0.value is any DiscoverableProperty }
@@ -225,7 +227,8 @@ final class DiscoveredType: Sendable {
         return PropertySchema(
             name: name, type: kind.type, collection: kind.collection, isOptional: kind.isOptional,
             isPrimaryKey: declaration.isPrimaryKey, index: declaration.index,
-            objectType: kind.objectType.map { self.name(of: $0) }, originProperty: property.originProperty)
+            objectType: kind.objectType.map { self.name(of: $0) }, originProperty: property.originProperty,
+            deleteRule: declaration.deleteRule)
     }
 
     /// Checks the rules one class must follow on its own; rules across classes are checked by ``Schema/validate()``.
@@ -274,6 +277,13 @@ final class DiscoveredType: Sendable {
             default:
                 break
             }
+            if let rule = property.deleteRule, rule != .nullify, property.type != .object {
+                throw invalid(
+                    "\(label) cannot have the delete rule \(rule.rawValue): only links to objects (one, or a list, "
+                        + "a set or a map of them) have delete rules"
+                        + (property.type == .embedded ? "; embedded objects are deleted with their owner" : ""))
+            }
         }
+        try validateUniquenessConstraints(of: schema)
     }
 }

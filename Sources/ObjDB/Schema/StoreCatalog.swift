@@ -43,7 +43,9 @@ final class StoreCatalog: Sendable {
             let known = discovered.first { $0.schema.name == type.name }
             let binding = TypeBinding(
                 schema: type, swiftType: known?.swiftType, discovered: known, table: handles.tables[type.name],
-                indexes: handles.indexes[type.name] ?? [:], isLinkTarget: linkTargets.contains(type.name),
+                indexes: handles.indexes[type.name] ?? [:],
+                compoundIndexes: handles.compoundIndexes[type.name] ?? [:],
+                isLinkTarget: linkTargets.contains(type.name),
                 schemaIndex: schemaIndex)
             bindings[type.name] = binding
             if let known { byClass[ObjectIdentifier(known.swiftType)] = binding }
@@ -83,6 +85,7 @@ final class StoreCatalog: Sendable {
         [meta, backlinks, changeLog].compactMap { $0 }
             + bindings.values.flatMap { binding in
                 [binding.table].compactMap { $0 } + binding.properties.compactMap(\.index)
+                    + binding.compoundKeys.compactMap(\.index)
             }
     }
 
@@ -101,4 +104,6 @@ struct DatabaseHandles {
     var changeLog: DatabaseHandle?
     var tables: [String: DatabaseHandle] = [:]
     var indexes: [String: [String: DatabaseHandle]] = [:]
+    /// Per type, the indexes of its uniqueness constraints, by their property IDs.
+    var compoundIndexes: [String: [[UInt16]: DatabaseHandle]] = [:]
 }

@@ -110,7 +110,20 @@ package enum StoredSchema {
                     differences.append(
                         "\(type.name).\(property.name): index \(property.index?.rawValue ?? "none") declared, "
                             + "\(previous.index?.rawValue ?? "none") stored")
+                } else if previous.deleteRule != property.deleteRule {
+                    differences.append(
+                        "\(type.name).\(property.name): delete rule \((property.deleteRule ?? .nullify).rawValue) "
+                            + "declared, \((previous.deleteRule ?? .nullify).rawValue) stored")
                 }
+            }
+            if old.uniquenessConstraints != type.uniquenessConstraints {
+                func describe(_ constraints: [[String]]) -> String {
+                    constraints.isEmpty
+                        ? "none" : constraints.map { "(" + $0.joined(separator: ", ") + ")" }.joined(separator: ", ")
+                }
+                differences.append(
+                    "\(type.name): uniqueness constraints \(describe(type.uniquenessConstraints)) declared, "
+                        + "\(describe(old.uniquenessConstraints)) stored")
             }
             for property in old.properties where type[property.name] == nil {
                 differences.append("\(type.name).\(property.name) was removed")

@@ -37,11 +37,18 @@ package final class TypeBinding: Sendable {
     let uniqueProperties: [BoundProperty]
     /// The properties that hold links or embedded objects (which may hold links).
     let linkProperties: [BoundProperty]
+    /// The links whose delete rule is cascade or deny: what deleting an object must look at first.
+    let ruledLinks: [BoundProperty]
+    /// The type's uniqueness constraints over several properties, with their indexes.
+    package let compoundKeys: [CompoundKey]
+    /// The IDs of the properties some uniqueness constraint names.
+    let constrainedPropertyIDs: Set<UInt16>
     private let byName: [String: BoundProperty]
 
     init(
         schema: ObjectSchema, swiftType: ObjectBase.Type?, discovered: DiscoveredType?, table: DatabaseHandle?,
-        indexes: [String: DatabaseHandle], isLinkTarget: Bool = true, schemaIndex: SchemaIndex
+        indexes: [String: DatabaseHandle], compoundIndexes: [[UInt16]: DatabaseHandle] = [:],
+        isLinkTarget: Bool = true, schemaIndex: SchemaIndex
     ) {
         self.isLinkTarget = isLinkTarget
         self.schema = schema
@@ -54,17 +61,26 @@ package final class TypeBinding: Sendable {
         byName = Dictionary(properties.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
         primaryKey = properties.first { $0.schema.isPrimaryKey }
         hasLinks = properties.contains { $0.schema.type == .object || $0.schema.type == .embedded }
+        let constrained = Set(schema.uniquenessConstraints.joined())
         bookkeepingProperties = properties.filter {
             $0.schema.isIndexed || $0.schema.type == .object || $0.schema.type == .embedded
+                || constrained.contains($0.schema.name)
         }
+        self.constrainedPropertyIDs = Set(properties.filter { constrained.contains($0.schema.name) }.map(\.schema.id))
         storedOrder = schema.storedPropertyOrder
         codec = TypeCodec(type: schema, schema: schemaIndex)
         indexedProperties = properties.filter { $0.schema.isIndexed && $0.index != nil }
         uniqueProperties = indexedProperties.filter { $0.schema.index == .unique }
         linkProperties = properties.filter { $0.schema.type == .object || $0.schema.type == .embedded }
+        ruledLinks = properties.filter { $0.schema.type == .object && ($0.schema.deleteRule ?? .nullify) != .nullify }
+        let byName = self.byName
+        compoundKeys = schema.uniquenessConstraints.compactMap { names in
+            let constrained = names.compactMap { byName[$0] }
+            guard constrained.count == names.count else { return nil }
+            return CompoundKey(properties: constrained, index: compoundIndexes[constrained.map(\.schema.id)])
+        }
         self.discovered = discovered
         if let discovered {
-            let byName = self.byName
             propertiesByOrdinal = discovered.propertyIndexByOrdinal.map { index in
                 byName[discovered.schema.properties[index].name]!
             }
@@ -102,4 +118,23 @@ package final class BoundProperty: Sendable {
 
     /// The record slot.
     var slot: Int { Int(schema.id) }
+}
+
+/// A uniqueness constraint over several properties of a bound type, and its index.
+package final class CompoundKey: Sendable {
+    /// The constrained properties, in the constraint's order.
+    package let properties: [BoundProperty]
+    /// The index: each combination of values, keyed by ``CompoundKeyCodec``, to the table key holding it.
+    package let index: DatabaseHandle?
+
+    init(properties: [BoundProperty], index: DatabaseHandle?) {
+        self.properties = properties
+        self.index = index
+    }
+
+    /// The property IDs, in order.
+    var propertyIDs: [UInt16] { properties.map(\.schema.id) }
+
+    /// `(firstName, lastName)`, for messages.
+    package var label: String { "(" + properties.map(\.schema.name).joined(separator: ", ") + ")" }
 }

@@ -191,8 +191,8 @@ extension Environment {
             if errno == ENOENT { return nil }
             throw ObjDBError.lmdb(LMDBResultCode(rawValue: errno), operation: "stat", path: path)
         }
-        if (status.st_mode & S_IFMT) == S_IFDIR {
-            throw ObjDBError.notAnObjDBStore(path: path, reason: "it is a directory")
+        if let problem = FileKind.problem(mode: status.st_mode) {
+            throw ObjDBError.notAnObjDBStore(path: path, reason: problem)
         }
         if status.st_size == 0 && options.readOnly {
             throw ObjDBError.notAnObjDBStore(path: path, reason: "the file is empty")

@@ -24,7 +24,8 @@ final class PageFile {
 
     init(path: String) throws(ObjDBError) {
         self.path = path
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: opening a named pipe would otherwise wait for a writer (it is refused below).
+        descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw errno == ENOENT
                 ? .storeNotFound(path: path) : .lmdb(LMDBResultCode(rawValue: errno), operation: "open", path: path)
@@ -34,6 +35,10 @@ final class PageFile {
             let code = errno
             close(descriptor)
             throw .lmdb(LMDBResultCode(rawValue: code), operation: "fstat", path: path)
+        }
+        if let problem = FileKind.problem(mode: status.st_mode) {
+            close(descriptor)
+            throw .notAnObjDBStore(path: path, reason: problem)
         }
         size = Int(status.st_size)
     }

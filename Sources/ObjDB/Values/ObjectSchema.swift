@@ -6,12 +6,43 @@ public struct ObjectSchema: Codable, Sendable, Hashable {
     public var properties: [PropertySchema]
     /// Whether objects of the type live only inside an owner (embedded objects have no table).
     public var isEmbedded: Bool
+    /// Sets of properties whose values together identify at most one object (Core Data's
+    /// uniqueness constraints): each a list of property names.
+    public var uniquenessConstraints: [[String]]
 
     /// Creates a type description.
-    public init(name: String, properties: [PropertySchema], isEmbedded: Bool = false) {
+    public init(
+        name: String, properties: [PropertySchema], isEmbedded: Bool = false, uniquenessConstraints: [[String]] = []
+    ) {
         self.name = name
         self.properties = properties
         self.isEmbedded = isEmbedded
+        self.uniquenessConstraints = uniquenessConstraints
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, properties, isEmbedded, uniquenessConstraints
+    }
+
+    /// Decodes a type description; one stored before uniqueness constraints existed has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        properties = try container.decode([PropertySchema].self, forKey: .properties)
+        isEmbedded = try container.decode(Bool.self, forKey: .isEmbedded)
+        uniquenessConstraints = try container.decodeIfPresent([[String]].self, forKey: .uniquenessConstraints) ?? []
+    }
+
+    /// Encodes the type description, leaving out uniqueness constraints when it has none (so a
+    /// store without any reads as it did before they existed).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(properties, forKey: .properties)
+        try container.encode(isEmbedded, forKey: .isEmbedded)
+        if !uniquenessConstraints.isEmpty {
+            try container.encode(uniquenessConstraints, forKey: .uniquenessConstraints)
+        }
     }
 
     /// The positions of the stored properties in slot order, and the slot count.

@@ -19,12 +19,15 @@ public struct PropertySchema: Codable, Sendable, Hashable {
     public var objectType: String?
     /// For linking objects: the property of ``objectType`` whose links are followed back.
     public var originProperty: String?
+    /// For links: what deleting the object does to the objects the link leads to; `nil` is
+    /// ``DeleteRule/nullify``.
+    public var deleteRule: DeleteRule?
 
     /// Creates a property description.
     public init(
         id: UInt16 = 0, name: String, type: PropertyType, collection: CollectionKind = .single,
         isOptional: Bool = false, isPrimaryKey: Bool = false, index: IndexKind? = nil, objectType: String? = nil,
-        originProperty: String? = nil
+        originProperty: String? = nil, deleteRule: DeleteRule? = nil
     ) {
         self.id = id
         self.name = name
@@ -35,6 +38,7 @@ public struct PropertySchema: Codable, Sendable, Hashable {
         self.index = index
         self.objectType = objectType
         self.originProperty = originProperty
+        self.deleteRule = deleteRule == .nullify ? nil : deleteRule
     }
 
     /// Whether the property's value lives in the record (linking objects do not).

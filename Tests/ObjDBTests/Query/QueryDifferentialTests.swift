@@ -196,17 +196,6 @@ extension NaiveMutation? {
     func meaning(of spelling: String) -> String { self?.meaning(of: spelling) ?? spelling }
 }
 
-extension Results {
-    /// `filter(_:_:)` with the arguments in an array (and, as there, a SORT/DISTINCT/LIMIT trailer).
-    func filter(_ format: String, argumentArray: [Any]) throws -> Results {
-        var parser = try PredicateParser(format, arguments: argumentArray)
-        let expression = try parser.parse()
-        return try Results(
-            snapshot: snapshot, binding: binding,
-            preparing: spec.filtered(by: expression).ordered(by: parser.ordering))
-    }
-}
-
 /// A random predicate: its string form with arguments, and its meaning over a row.
 struct GeneratedPredicate {
     var format: String

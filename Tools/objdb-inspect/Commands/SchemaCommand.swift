@@ -6,7 +6,9 @@ import ToolSupport
 struct SchemaCommand: Subcommand {
     static let spec = CommandSpec(
         name: "schema", abstract: "types and properties",
-        discussion: "Every type and property: type, optional, primary key, index, link target, inverse.",
+        discussion:
+            "Every type and property: type, optional, primary key, index, link target, inverse, delete rule; "
+            + "each type's uniqueness constraints.",
         options: [.flag("json", "the schema as JSON")])
 
     let json: Bool
@@ -39,11 +41,15 @@ struct SchemaCommand: Subcommand {
                 if let origin = property.originProperty {
                     flags.append("inverse of \(property.objectType ?? "").\(origin)")
                 }
+                if let rule = property.deleteRule, rule != .nullify { flags.append("on delete \(rule.rawValue)") }
                 return [property.name, property.typeDescription, flags.joined(separator: ", "), String(property.id)]
             }
             context.print(
                 FittedTable(header: ["Property", "Type", "", "ID"], rows: rows).render(
                     width: terminal.width, terminal: terminal))
+            for constraint in type.uniquenessConstraints {
+                context.print("unique together: " + constraint.joined(separator: ", "))
+            }
         }
         return .success
     }

@@ -53,6 +53,15 @@ struct SchemaChange {
                 try transaction.removeAll(in: table)
                 scope.didWrite()
             }
+            let keptConstraints = Set(kept?.uniquenessConstraintIDs ?? [])
+            for ids in type.uniquenessConstraintIDs where !keptConstraints.contains(ids) {
+                if let index = try transaction.openDatabaseIfPresent(
+                    named: DatabaseNames.compoundIndex(type.name, propertyIDs: ids))
+                {
+                    try transaction.removeAll(in: index)
+                    scope.didWrite()
+                }
+            }
             for property in type.properties where property.isIndexed {
                 let stillIndexed =
                     kept?.properties.contains { $0.id == property.id && $0.index == property.index } ?? false
@@ -76,6 +85,10 @@ struct SchemaChange {
                 if old?.index != property.schema.index {
                     try scope.buildIndex(of: property, in: binding)
                 }
+            }
+            let oldConstraints = Set(from[type.name]?.uniquenessConstraintIDs ?? [])
+            for compound in binding.compoundKeys where !oldConstraints.contains(compound.propertyIDs) {
+                try scope.buildCompoundIndex(compound, in: binding)
             }
         }
     }
