@@ -105,7 +105,7 @@ let package = Package(
             name: "ToolsTests",
             dependencies: [
                 "ObjDB", "ToolSupport", "TestSupport", "objdb-inspect", "objdb-sync", "objdb-bench", "objdb-demo",
-                "objdb-test-child", "objdb-child-rusage",
+                "objdb-test-child", "objdb-child-rusage", "CBaselines",
             ]
         ),
     ],
