@@ -3,7 +3,7 @@ import ToolSupport
 
 let usage = """
     usage: objdb-bench [--quick | --growth [--growth-max N]] [--count N] [--repetitions R]
-                       [--workloads W1,W4,…] [--json FILE] [--check-targets]
+                       [--workloads W1,W4,…] [--engines objdb,…] [--json FILE] [--check-targets]
            objdb-bench --tools [--tools-sizes N,N,…]
 
     Runs each workload on ObjDB, raw LMDB (in C, with ObjDB's key bytes) and SQLite (in C) in
@@ -16,6 +16,7 @@ let usage = """
       --count N         tweets bulk-loaded (default 1,000,000)
       --repetitions R   runs of each workload per engine (default 5)
       --workloads LIST  which of \(Report.order.joined(separator: " ")) to run (default all)
+      --engines LIST    which of objdb raw-lmdb sqlite to run (default all; fewer for profiling)
       --json FILE       also write the measurements as JSON
       --check-targets   compare ObjDB's ratios with issue #26's targets; exit 1 naming every
                         workload below its target (with --growth: W4's cost growth from
@@ -46,13 +47,14 @@ func peakMemory() -> Int {
 runTool("objdb-bench", usage: usage) {
     let arguments = try CommandLineArguments(
         Array(CommandLine.arguments.dropFirst()),
-        valueOptions: ["count", "repetitions", "json", "workloads", "growth-max", "tools-sizes"])
+        valueOptions: ["count", "repetitions", "json", "workloads", "engines", "growth-max", "tools-sizes"])
     if arguments.has("help") {
         print(usage)
         return .success
     }
     let unknown = arguments.unknown(known: [
-        "quick", "count", "repetitions", "json", "workloads", "help", "growth", "growth-max", "check-targets",
+        "quick", "count", "repetitions", "json", "workloads", "engines", "help", "growth", "growth-max",
+        "check-targets",
         "tools", "tools-sizes",
     ])
     guard unknown.isEmpty, arguments.positional.isEmpty else {
@@ -88,7 +90,12 @@ runTool("objdb-bench", usage: usage) {
         throw UsageError("unknown workload \(workloads.subtracting(all).sorted().joined(separator: ", "))")
     }
 
-    let engines: [any TweetEngine] = [ObjDBEngine(), RawLMDBEngine(), SQLiteEngine()]
+    let allEngines: [any TweetEngine] = [ObjDBEngine(), RawLMDBEngine(), SQLiteEngine()]
+    let engineNames = (arguments.value("engines") ?? "").split(separator: ",").map(String.init)
+    let engines = engineNames.isEmpty ? allEngines : allEngines.filter { engineNames.contains($0.name) }
+    guard engines.count == Set(engineNames).count || engineNames.isEmpty else {
+        throw UsageError("--engines takes objdb, raw-lmdb and sqlite, not '\(arguments.value("engines") ?? "")'")
+    }
     let checks: [TargetCheck]
     if arguments.has("growth") {
         let sizes = GrowthRun.sizes(upTo: try arguments.integer("growth-max", default: 10_000_000))

@@ -21,6 +21,8 @@ struct BenchmarkRunner {
     static let writers = 8
 
     func run() throws -> Report {
+        // About what a repetition's stores, LMDB's dirty pages and the page cache take, at most 8 GiB.
+        MemoryWarmup.touch(bytes: min(count * 4096, 8 << 30))
         let data = TweetData(count: count, queries: queries, seed: 42)
         var report = Report(count: count, repetitions: repetitions)
         for repetition in 0..<repetitions {
@@ -78,6 +80,9 @@ private struct Pass {
         let order = chosen ?? rotation()
         var results: [String: UInt64] = [:]
         for engine in order {
+            // The pages an engine's last commit left dirty (non-durable stores do not sync) are
+            // written back now, not while the next engine is timed.
+            sync()
             var result: UInt64?
             let seconds = try time { result = try body(engine) }
             report.add(engine: engine.name, workload: workload, operations: operations, seconds: seconds)
