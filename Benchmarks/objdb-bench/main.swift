@@ -47,7 +47,13 @@ func peakMemory() -> Int {
 runTool("objdb-bench", usage: usage) {
     let arguments = try CommandLineArguments(
         Array(CommandLine.arguments.dropFirst()),
-        valueOptions: ["count", "repetitions", "json", "workloads", "engines", "growth-max", "tools-sizes"])
+        valueOptions: [
+            "count", "repetitions", "json", "workloads", "engines", "growth-max", "tools-sizes", MemoryWarmup.argument,
+        ])
+    if let bytes = arguments.value(MemoryWarmup.argument) {
+        MemoryWarmup.touch(bytes: Int(bytes) ?? 0)
+        return .success
+    }
     if arguments.has("help") {
         print(usage)
         return .success

@@ -22,7 +22,7 @@ struct BenchmarkRunner {
 
     func run() throws -> Report {
         // About what a repetition's stores, LMDB's dirty pages and the page cache take, at most 8 GiB.
-        MemoryWarmup.touch(bytes: min(count * 4096, 8 << 30))
+        MemoryWarmup.warm(bytes: min(count * 4096, 8 << 30))
         let data = TweetData(count: count, queries: queries, seed: 42)
         var report = Report(count: count, repetitions: repetitions)
         for repetition in 0..<repetitions {
