@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-DEBIAN_PACKAGES := liblmdb-dev libsqlite3-dev libedit-dev libssl-dev pkg-config
+DEBIAN_PACKAGES := liblmdb-dev libsqlite3-dev libedit-dev libssl-dev libmicrohttpd-dev pkg-config
 DEMO_STORE ?= .build/demo.objdb
 STORE ?= $(DEMO_STORE)
 BENCH_ARGS ?=
@@ -14,7 +14,7 @@ DOCC ?= $(dir $(realpath $(shell command -v $(SWIFT))))docc
 SYMBOL_GRAPHS := .build/symbol-graphs
 
 .PHONY: deps build test test-tsan stress fuzz demo bench bench-quick bench-check bench-tools inspect install lint format \
-	clean layers docs
+	clean layers docs browser-deps test-browser screenshot
 
 ## Installs the Debian packages the build links against, when any is missing.
 deps:
@@ -30,14 +30,18 @@ build: deps
 	$(SWIFT) build --build-tests 2>&1 | tee .build/build.log
 	@if grep -E '^/.*: warning:' .build/build.log; then echo "error: the build has warnings"; exit 1; fi
 
-## Lists which folders of Sources/ObjDB name which others' types; fails on an upward reference.
+## Lists which folders of Sources/ObjDB use which others' types, members and functions; fails on an
+## upward use or a cycle inside a layer.
 layers:
 	python3 Scripts/layers.py
 
 ## The DocC catalog (Sources/ObjDB/ObjDB.docc) with the API reference, from the debug build's module:
-## fails on any DocC warning and on a public symbol without a doc comment. To read it:
+## fails on any DocC warning, on a public symbol without a doc comment, and on a backticked Swift name
+## or path (or a link) in README.md, docs/ or the catalog that the code or the repository does not have
+## (Scripts/doc-references.py). To read it:
 ## python3 -m http.server -d .build/docs, then open localhost:8000/documentation/objdb.
 docs: build
+	python3 Scripts/doc-references.py
 	@rm -rf $(SYMBOL_GRAPHS) .build/docs && mkdir -p $(SYMBOL_GRAPHS)
 	$(SWIFT) symbolgraph-extract -module-name ObjDB -I .build/debug/Modules -I Sources/CLMDB \
 		-minimum-access-level public -skip-inherited-docs -skip-synthesized-members -output-dir $(SYMBOL_GRAPHS)
@@ -53,16 +57,17 @@ docs: build
 ## benchmark's quick run (which fails when engines disagree).
 ## The suites that talk HTTP to loopback servers run in a pass of their own: in the main pass the other
 ## suites' synchronous work holds the two cores' task threads, and these wait their turn past their time limits.
-NETWORK_SUITES := HTTPTransportTests|BearerTokenTests|TwitterClientTests|NYTClientTests|TimelineLoaderTests|TimelineModelTests|FetchCommandTests
+NETWORK_SUITES := HTTPTransportTests|BearerTokenTests|TwitterClientTests|NYTClientTests|TimelineLoaderTests|TimelineModelTests|FetchCommandTests|XTimelineLoaderTests|XClientTests
 test: build layers docs
 	$(SWIFT) test --skip-build --skip '$(NETWORK_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(NETWORK_SUITES)'
+	$(MAKE) test-browser
 	$(MAKE) test-tsan
 	.build/debug/objdb-bench --quick
 
 ## The suites that use threads, tasks and processes, under ThreadSanitizer, in a build directory of
 ## their own; any ThreadSanitizer report fails the run.
-TSAN_SUITES := ThreadingTests|ResultsNotificationTests|ObjectNotificationTests|LinkedChangeTests|SnapshotIsolationTests|MapGrowthTests|ConcurrencyTests|ResourceLimitTests|FirstObserverTests|OldValueTests|ObserverErrorTests|FrozenTests|HTTPTransportTests|TimelineLoaderTests|TwitterClientTests|NYTClientTests
+TSAN_SUITES := ThreadingTests|ResultsNotificationTests|ObjectNotificationTests|LinkedChangeTests|SnapshotIsolationTests|MapGrowthTests|ConcurrencyTests|ResourceLimitTests|FirstObserverTests|OldValueTests|ObserverErrorTests|FrozenTests|HTTPTransportTests|TimelineLoaderTests|TwitterClientTests|NYTClientTests|XTimelineLoaderTests|XClientTests
 test-tsan: deps
 	@mkdir -p .build
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan > .build/tsan-build.log 2>&1 \
@@ -70,6 +75,27 @@ test-tsan: deps
 	TSAN_OPTIONS="halt_on_error=1" $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan \
 		--filter '$(TSAN_SUITES)' 2>&1 | tee .build/tsan.log | grep -E '^(✔|✘) (Test run|Suite)|ThreadSanitizer|SUMMARY'
 	@if grep -q 'ThreadSanitizer' .build/tsan.log; then echo "error: ThreadSanitizer reported (.build/tsan.log)"; exit 1; fi
+
+## objdb-inspect serve in Debian's headless Chromium, driven by Selenium (Tests/Browser).
+BROWSER_PACKAGES := chromium chromium-driver
+browser-deps:
+	@if ! dpkg -s $(BROWSER_PACKAGES) >/dev/null 2>&1; then \
+		echo "Installing $(BROWSER_PACKAGES) with apt-get"; \
+		$(SUDO) apt-get update -qq; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BROWSER_PACKAGES); \
+	fi
+	@python3 -c 'import selenium' 2>/dev/null || { echo "Installing selenium with pip"; \
+		python3 -m pip install --quiet selenium || python3 -m pip install --quiet --break-system-packages selenium; }
+
+test-browser: browser-deps
+	@mkdir -p .build/browser
+	python3 Tests/Browser/inspector_test.py --build .build/debug --screenshot .build/browser/inspector.png
+
+## The README's screenshot of the inspector, made by the browser test: docs/images/inspector.png.
+screenshot: browser-deps
+	$(SWIFT) build --product objdb-inspect
+	$(SWIFT) build --product objdb-demo
+	python3 Tests/Browser/inspector_test.py --build .build/debug --screenshot docs/images/inspector.png
 
 ## The reliability suites at full length (issue #15): STRESS=10 gives 600 kills, 3,000 damaged
 ## files, 100,000 fuzz inputs per target, and longer concurrency runs.
@@ -100,6 +126,8 @@ demo: deps
 	.build/debug/objdb-inspect $(SYNC_DEMO_STORE) check
 	@.build/debug/objdb-demo $(DEMO_STORE) > .build/objdb-demo.log
 	@echo "objdb-demo's timeline cache is in $(DEMO_STORE) (its output: .build/objdb-demo.log)."
+	.build/debug/objdb-inspect $(SYNC_DEMO_STORE) dump Tweet --where "text TEXT 'naive snapshot -deja'" --limit 5 --props id,text
+	@echo "To browse it live in a web browser: .build/debug/objdb-inspect $(DEMO_STORE) serve --open"
 
 ## The full benchmark, optimized: make bench BENCH_ARGS="--count 100000 --json out.json"
 bench: deps

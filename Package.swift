@@ -53,11 +53,22 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // Debian's libmicrohttpd-dev: the HTTP server of objdb-inspect serve.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            path: "Tools/CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         .target(name: "ToolSupport", path: "Tools/ToolSupport"),
         .executableTarget(
             name: "objdb-inspect",
-            dependencies: ["ObjDB", "ToolSupport", "CEditLine"],
-            path: "Tools/objdb-inspect"
+            dependencies: ["ObjDB", "ToolSupport", "CEditLine", "CMicroHTTPD"],
+            path: "Tools/objdb-inspect",
+            // The web inspector's pages, compiled into the binary.
+            resources: [
+                .embedInCode("Web/index.html"), .embedInCode("Web/inspector.css"), .embedInCode("Web/inspector.js"),
+            ]
         ),
         // Runs a child and reports its own peak memory (a tiny process, so none is inherited).
         .executableTarget(name: "objdb-child-rusage", path: "Tools/objdb-child-rusage"),

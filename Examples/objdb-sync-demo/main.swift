@@ -6,8 +6,9 @@ import ObjDBSync
 import Synchronization
 
 // `make demo`: a loopback server serves payloads the project generates (a home timeline that
-// grows between loads, with retweets and quotes, and NYT search pages); ObjDBSync fetches them
-// into a fresh store while a live Results prints its change sets; then the server stops.
+// grows between loads, with retweets and quotes, in Twitter API v1.1's and X API v2's dialects,
+// and NYT search pages); ObjDBSync fetches them into a fresh store while a live Results prints
+// its change sets; then the server stops.
 
 /// Made-up keys: the loopback server checks each request's OAuth 1.0a signature with them.
 let demoKeys = OAuth1Credentials(
@@ -71,8 +72,8 @@ func run(storePath: String) async throws {
     }
     try await settle()
 
-    section("loadNewer: the first page of the home timeline")
-    print("   \(describe(try await home.loadNewer()))")
+    section("loadNewer(maxPages: 1): the first page of the home timeline")
+    print("   \(describe(try await home.loadNewer(maxPages: 1)))")
     try await settle()
 
     section("loadOlder: two pages below the oldest entry (max_id = oldest - 1)")
@@ -101,11 +102,34 @@ func run(storePath: String) async throws {
             + (entries == served ? "exactly the server's timeline from its newest to our oldest" : "MISMATCH"))
     guard entries == served else { throw DemoFailure("the cached timeline differs from the server's") }
 
+    api.twitter.grow(by: 60)
+    section("60 more posts; loadNewer over X API v2 (an OAuth 2.0 user token) continues the same timeline")
+    let x = XClient(
+        credentials: .user(accessToken: Secret(FakeTwitterAPI.issuedUserAccessToken)), baseURL: api.xBaseURL)
+    let xHome = TimelineLoader(.home, client: x, importer: XImporter(database: database), pageSize: 25)
+    let tweetsBefore = try database.view().objects(Tweet.self).count
+    print("   \(describe(try await xHome.loadNewer()))  (since_id, then pagination_token)")
+    try await settle()
+    let xEntries = try database.view().object(ofType: Timeline.self, forPrimaryKey: "home")?.entries.map(\.id) ?? []
+    let xServed = api.twitter.ids.filter { id in xEntries.last.map { id >= $0 } ?? false }
+    print(
+        "   home: \(xEntries.count) entries; "
+            + (xEntries == xServed ? "still exactly the server's timeline, v1.1 and v2 pages alike" : "MISMATCH"))
+    guard xEntries == xServed else { throw DemoFailure("the v2 load left the timeline unlike the server's") }
+    let tweetsAfter = try database.view().objects(Tweet.self).count
+    print("   \(tweetsAfter - tweetsBefore) new Tweet objects for 60 new posts and the posts they reference")
+
+    section("X API v2 recent search with an app-only bearer token: 2 pages of 'objdb'")
+    let app = XClient(credentials: .app(bearerToken: Secret(FakeTwitterAPI.issuedBearerToken)), baseURL: api.xBaseURL)
+    let search = TimelineLoader(.search("objdb"), client: app, importer: XImporter(database: database), pageSize: 20)
+    print("   \(describe(try await search.loadNewer(maxPages: 2)))  (into search:objdb)")
+    try await settle()
+
     section("NYT Article Search: 'bailout', 10 docs a page (a 0.2 s delay here; NYT's limit needs 12 s)")
     let nyt = NYTClient(apiKey: Secret("demo-nyt-key"), baseURL: api.nytBaseURL, minimumDelay: .milliseconds(200))
-    let search = try await nyt.load(
+    let articles = try await nyt.load(
         ArticleSearchQuery("bailout", sort: .newest), pages: 10, into: NYTImporter(database: database))
-    print("   \(search.pages) pages, \(search.articleCount) of \(search.hits ?? 0) articles")
+    print("   \(articles.pages) pages, \(articles.articleCount) of \(articles.hits ?? 0) articles")
 
     section("The newest tweets and their users")
     let view = try database.view()
@@ -116,8 +140,17 @@ func run(storePath: String) async throws {
         if let quoted = tweet.quotedStatus { kind = "  [quotes \(quoted.id)]" }
         print("   \(tweet.id)  \(user)\(kind)\n      \(tweet.text.prefix(90))")
     }
-    let requests = api.server.requests.count
-    print("\n\(requests) requests served, every one OAuth-signed and verified by the server.")
+    // The server answers 401 to a Twitter request whose OAuth signature or bearer token does not verify,
+    // so every authenticated one that got here was verified; count what was sent rather than say it.
+    let requests = api.server.requests
+    let twitter = requests.filter { $0.path.hasPrefix("/1.1/") || $0.path.hasPrefix("/2/") }
+    let authenticated = twitter.filter {
+        let authorization = $0.headers["authorization"] ?? ""
+        return authorization.hasPrefix("OAuth ") || authorization.hasPrefix("Bearer ")
+    }
+    print(
+        "\n\(requests.count) requests served; \(authenticated.count) of the \(twitter.count) Twitter ones "
+            + "OAuth-signed or bearer-authenticated, each verified by the server.")
 }
 
 struct DemoFailure: Error, CustomStringConvertible {

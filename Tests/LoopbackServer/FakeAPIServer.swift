@@ -1,7 +1,7 @@
 import Foundation
 
-/// One loopback server serving ``FakeTwitterAPI`` under `/1.1/` and ``FakeNYTAPI`` under
-/// `/svc/search/v2/`.
+/// One loopback server serving ``FakeTwitterAPI`` under `/1.1/` (and its X API v2 side under
+/// `/2/`) and ``FakeNYTAPI`` under `/svc/search/v2/`.
 package final class FakeAPIServer: Sendable {
     /// The Twitter side.
     package let twitter: FakeTwitterAPI
@@ -21,6 +21,8 @@ package final class FakeAPIServer: Sendable {
 
     /// The Twitter base URL: `http://127.0.0.1:PORT/1.1/`.
     package var twitterBaseURL: URL { server.baseURL.appendingPathComponent("1.1/") }
+    /// The X API v2 base URL: `http://127.0.0.1:PORT/2/`.
+    package var xBaseURL: URL { server.baseURL.appendingPathComponent("2/") }
     /// The NYT base URL: `http://127.0.0.1:PORT/svc/search/v2/`.
     package var nytBaseURL: URL { server.baseURL.appendingPathComponent("svc/search/v2/") }
 

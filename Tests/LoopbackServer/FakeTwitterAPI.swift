@@ -4,11 +4,13 @@ import Synchronization
 
 /// Twitter API v1.1's timeline endpoints over a model timeline: `since_id`, `max_id` and
 /// `count` as Twitter applies them, statuses the project generates, rate-limit headers, and
-/// scripted failures. Every timeline endpoint serves the same model.
+/// scripted failures. Every timeline endpoint serves the same model, and so does X API v2 under
+/// `/2/` (FakeTwitterAPI+X.swift): the same posts, growth, failures and limits in either dialect.
 package final class FakeTwitterAPI: Sendable {
-    private struct State {
+    struct State {
         var ids: [Int64]  // descending
         var generator: TwitterPayloadGenerator
+        var xGenerator: XPayloadGenerator
         var random: SeededRandom
         var scripted: [LoopbackHTTPServer.Response] = []
         var failEvery: Int?
@@ -20,7 +22,7 @@ package final class FakeTwitterAPI: Sendable {
     package let compact: Bool
     /// When set, a request whose OAuth signature does not verify with these gets HTTP 401.
     package let expectedCredentials: OAuth1Credentials?
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
     /// A timeline of `count` statuses, deterministic for `seed`.
     package init(seed: UInt64 = 1, count: Int, compact: Bool = false, expecting credentials: OAuth1Credentials? = nil) {
@@ -32,7 +34,9 @@ package final class FakeTwitterAPI: Sendable {
             ids.append(id)
         }
         state = Mutex(
-            State(ids: ids.reversed(), generator: TwitterPayloadGenerator(seed: seed), random: random))
+            State(
+                ids: ids.reversed(), generator: TwitterPayloadGenerator(seed: seed),
+                xGenerator: XPayloadGenerator(seed: seed), random: random))
         self.compact = compact
         expectedCredentials = credentials
     }
@@ -77,6 +81,7 @@ package final class FakeTwitterAPI: Sendable {
     /// Answers one request.
     package func respond(to request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
         if request.path.hasSuffix("oauth2/token") { return issueToken(request) }
+        if request.path.hasPrefix("/2/") { return respondX(to: request) }
         let bearer = request.headers["authorization"] == "Bearer " + Self.issuedBearerToken
         if let expectedCredentials, !bearer, !Self.verifies(request, credentials: expectedCredentials) {
             return .json(
@@ -144,7 +149,7 @@ package final class FakeTwitterAPI: Sendable {
     }
 
     /// Whether the request's OAuth 1.0a signature is the one `credentials` give.
-    private static func verifies(_ request: LoopbackHTTPServer.Request, credentials: OAuth1Credentials) -> Bool {
+    static func verifies(_ request: LoopbackHTTPServer.Request, credentials: OAuth1Credentials) -> Bool {
         guard let header = request.headers["authorization"], header.hasPrefix("OAuth ") else { return false }
         var fields: [String: String] = [:]
         for part in header.dropFirst(6).components(separatedBy: ", ") {

@@ -73,4 +73,17 @@ struct CredentialsTests {
         #expect(error?.message.contains("chmod 600") == true)
         #expect(error.map { !"\($0)".contains("leaky-value") } == true)
     }
+
+    @Test func aFileThatCannotBeReadIsAnErrorNotAnEmptyFile() throws {
+        // A directory opens, belongs to its user and has mode 0700, but reading it fails (EISDIR).
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/credentials"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        chmod(path, 0o700)
+        let error = #expect(throws: SyncError.self) {
+            try SyncCredentials.load(environment: ["OBJDB_SYNC_CREDENTIALS": path])
+        }
+        #expect(error?.code == .credentials)
+        #expect(error?.message.contains("cannot read the credentials file") == true)
+    }
 }

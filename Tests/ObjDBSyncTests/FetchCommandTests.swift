@@ -29,7 +29,7 @@ struct FetchCommandTests {
         defer { api.stop() }
         let store = directory.store()
         let base = ["--store", store, "--base-url", api.twitterBaseURL.absoluteString]
-        let newer = try run("objdb-sync", ["twitter", "home"] + base, environment: environment)
+        let newer = try run("objdb-sync", ["twitter", "home", "--pages", "1"] + base, environment: environment)
         #expect(newer.status == 0, "\(newer.error)")
         #expect(newer.output.contains("fetched 1 page into \(store)"))
         let tweetRow = newer.output.split(separator: "\n").first { $0.hasPrefix("Tweet ") }
@@ -43,6 +43,23 @@ struct FetchCommandTests {
         #expect(entries == api.twitter.ids)
     }
 
+    @Test(arguments: ["twitter", "x"])
+    func pagesOnAnEmptyTimelineLoadsThatManyPages(api name: String) throws {
+        let api = try server(twitterCount: 1_000)
+        defer { api.stop() }
+        let store = directory.store()
+        let base = name == "x" ? api.xBaseURL : api.twitterBaseURL
+        let result = try run(
+            "objdb-sync", [name, "home", "--pages", "3", "--store", store, "--base-url", base.absoluteString],
+            environment: environment)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("fetched 3 pages"), "\(result.output)")
+        let perPage = name == "x" ? 100 : 200
+        let database = try Database(configuration: .syncStore(path: store))
+        let entries = try database.view().object(ofType: Timeline.self, forPrimaryKey: "home")?.entries.map(\.id)
+        #expect(entries == Array(api.twitter.ids.prefix(3 * perPage)))
+    }
+
     @Test func aStoppedLoadReportsItsGapAndTheNextFillsIt() throws {
         let api = try server(twitterCount: 100)
         defer { api.stop() }
@@ -54,6 +71,47 @@ struct FetchCommandTests {
         #expect(stopped.output.contains("1 gap left"), "\(stopped.output)")
         let filled = try run("objdb-sync", ["twitter", "home", "--newer"] + base, environment: environment)
         #expect(filled.status == 0 && !filled.output.contains("gap"), "\(filled.output)")
+    }
+
+    @Test func xHomeNewerThenOlderFillsTheSameTimelineAsTwitter() throws {
+        let api = try server(twitterCount: 450)
+        defer { api.stop() }
+        let store = directory.store()
+        let x = ["--store", store, "--base-url", api.xBaseURL.absoluteString]
+        let newer = try run("objdb-sync", ["x", "home", "--pages", "2"] + x, environment: environment)
+        #expect(newer.status == 0, "\(newer.error)")
+        #expect(newer.output.contains("fetched 2 pages into \(store)"), "\(newer.output)")
+        let tweetRow = newer.output.split(separator: "\n").first { $0.hasPrefix("Tweet ") }
+        #expect(tweetRow?.split(separator: " ").map(String.init) == ["Tweet", "200", "0", "0"])
+        let older = try run("objdb-sync", ["x", "home", "--older", "--pages", "5"] + x, environment: environment)
+        #expect(older.status == 0 && older.output.contains("fetched 3 pages"), "\(older.output)\(older.error)")
+        api.twitter.grow(by: 30)
+        let twitter = try run(
+            "objdb-sync", ["twitter", "home", "--store", store, "--base-url", api.twitterBaseURL.absoluteString],
+            environment: environment)
+        #expect(twitter.status == 0 && twitter.output.contains("fetched 1 page"), "\(twitter.output)")
+        let database = try Database(configuration: .syncStore(path: store))
+        let entries = try database.view().object(ofType: Timeline.self, forPrimaryKey: "home")?.entries.map(\.id)
+        #expect(entries == api.twitter.ids)
+        #expect(try database.view().objects(Tweet.self).count == api.twitter.ids.count)
+    }
+
+    @Test func xSearchTakesAnAppOnlyBearerTokenAndHomeSaysItNeedsAUser() throws {
+        let api = try server()
+        defer { api.stop() }
+        let store = directory.store()
+        let bearer = ["X_BEARER_TOKEN": FakeTwitterAPI.issuedBearerToken, "OBJDB_SYNC_CREDENTIALS": "/nonexistent"]
+        let x = ["--store", store, "--base-url", api.xBaseURL.absoluteString]
+        let search = try run("objdb-sync", ["x", "search", "#objdb", "--pages", "2"] + x, environment: bearer)
+        #expect(search.status == 0, "\(search.error)")
+        #expect(api.server.requests.last?.query["query"] == "#objdb")
+        let database = try Database(configuration: .syncStore(path: store))
+        #expect(try database.view().object(ofType: Timeline.self, forPrimaryKey: "search:#objdb")?.entries.count == 200)
+        let home = try run("objdb-sync", ["x", "home"] + x, environment: bearer)
+        #expect(home.status == 1 && home.error.contains("X_USER_ACCESS_TOKEN"), "\(home.error)")
+        #expect(!(home.output + home.error + search.output + search.error).contains(FakeTwitterAPI.issuedBearerToken))
+        let unknown = try run("objdb-sync", ["x", "user", "nobody_here"] + x, environment: bearer)
+        #expect(unknown.status == 1 && unknown.error.contains("Could not find user with username"), "\(unknown.error)")
     }
 
     @Test func nytSearchImportsItsPages() throws {
@@ -101,7 +159,8 @@ struct FetchCommandTests {
         ["twitter", "user", "--store", "s"], ["nyt", "search", "q", "--store", "s", "--from", "2008-10-01"],
         ["twitter", "home"], ["twitter", "home", "--store", "s", "--pages", "0"],
         ["twitter", "home", "--store", "s", "--base-url", "ftp://x"],
-        ["twitter", "home", "--store", "s", "--token", "secret"],
+        ["twitter", "home", "--store", "s", "--token", "secret"], ["x", "home", "--store", "s", "--token", "secret"],
+        ["x", "search", "--store", "s"], ["x", "home", "--store", "s", "--pages", "-1"],
     ])
     func badCommandLinesExitTwo(arguments: [String]) throws {
         let result = try run("objdb-sync", arguments, environment: environment)

@@ -7,14 +7,21 @@ import Testing
 
 @testable import ObjDBSync
 
-/// A store, a fake API of `count` statuses on loopback, and a loader of its home timeline.
+/// Which API a loader pages: Twitter v1.1 or X v2. The fake server serves one model timeline in both.
+enum LoaderAPI: String, Sendable, CustomStringConvertible {
+    case v1, x
+    var description: String { rawValue }
+}
+
+/// A store, a fake API of `count` statuses on loopback, and a loader of its home timeline over
+/// v1.1 or v2.
 final class LoaderFixture {
     let store: SyncStore
     let api: FakeTwitterAPI
     let server: LoopbackHTTPServer
     let loader: TimelineLoader
 
-    init(count: Int, pageSize: Int, seed: UInt64 = 1, delay: Duration = .zero) throws {
+    init(count: Int, pageSize: Int, seed: UInt64 = 1, delay: Duration = .zero, over dialect: LoaderAPI = .v1) throws {
         store = try SyncStore()
         let api = FakeTwitterAPI(seed: seed, count: count, compact: true)
         self.api = api
@@ -23,9 +30,22 @@ final class LoaderFixture {
             response.delay = delay
             return response
         }
-        let client = TwitterClient(
-            credentials: .app(bearerToken: Secret("test")), baseURL: server.baseURL.appendingPathComponent("1.1/"))
-        loader = TimelineLoader(.home, client: client, importer: store.twitter, pageSize: pageSize)
+        switch dialect {
+        case .v1:
+            let client = TwitterClient(
+                credentials: .app(bearerToken: Secret("test")), baseURL: server.baseURL.appendingPathComponent("1.1/"))
+            loader = TimelineLoader(.home, client: client, importer: store.twitter, pageSize: pageSize)
+        case .x:
+            let client = XClient(
+                credentials: .user(accessToken: Secret(FakeTwitterAPI.issuedUserAccessToken)),
+                baseURL: server.baseURL.appendingPathComponent("2/"))
+            loader = TimelineLoader(.home, client: client, importer: store.x, pageSize: pageSize)
+        }
+    }
+
+    /// The requests for timeline pages (v2 asks users/me first, once).
+    var pageRequests: [LoopbackHTTPServer.Request] {
+        server.requests.filter { !$0.path.hasSuffix("/users/me") }
     }
 
     deinit { server.stop() }
@@ -57,16 +77,37 @@ final class LoaderFixture {
 struct TimelineLoaderTests {
     @Test func theFirstLoadFetchesTheNewestPageWithoutCursors() async throws {
         let fixture = try LoaderFixture(count: 500, pageSize: 50)
-        let load = try await fixture.loader.loadNewer()
+        let load = try await fixture.loader.loadNewer(maxPages: 1)
         #expect(load.pages == 1 && load.statusCount == 50 && load.gapsLeft == 0)
         #expect(try fixture.entries() == Array(fixture.api.ids.prefix(50)))
         let query = try #require(fixture.server.requests.first).query
         #expect(query["since_id"] == nil && query["max_id"] == nil && query["count"] == "50")
     }
 
+    @Test func aFirstLoadOnAnEmptyTimelinePagesDownToItsPageLimit() async throws {
+        let fixture = try LoaderFixture(count: 500, pageSize: 50)
+        let load = try await fixture.loader.loadNewer(maxPages: 4)
+        #expect(load.pages == 4 && load.statusCount == 200 && load.gapsLeft == 0)
+        let ids = fixture.api.ids
+        #expect(try fixture.entries() == Array(ids.prefix(200)))
+        let requests = fixture.server.requests
+        #expect(requests.allSatisfy { $0.query["since_id"] == nil })
+        let expected: [String?] = [nil] + [1, 2, 3].map { (page: Int) -> String? in String(ids[page * 50 - 1] - 1) }
+        #expect(requests.map { $0.query["max_id"] } == expected)
+        // Nothing is missing above the oldest entry, so a later load only asks for what is newer.
+        #expect(try await fixture.loader.loadNewer().statusCount == 0)
+    }
+
+    @Test func aFirstLoadStopsAtTheEndOfAShortTimeline() async throws {
+        let fixture = try LoaderFixture(count: 120, pageSize: 50)
+        let load = try await fixture.loader.loadNewer(maxPages: 10)
+        #expect(load.pages == 3 && load.statusCount == 120)
+        #expect(try fixture.entries() == fixture.api.ids)
+    }
+
     @Test func loadNewerAsksSinceTheNewestAndPagesBackUntilItMeetsTheCache() async throws {
         let fixture = try LoaderFixture(count: 3_000, pageSize: 100)
-        try await fixture.loader.loadNewer()
+        try await fixture.loader.loadNewer(maxPages: 1)
         let newest = try #require(try fixture.entries().first)
         fixture.api.grow(by: 450)
         let load = try await fixture.loader.loadNewer()
@@ -84,7 +125,7 @@ struct TimelineLoaderTests {
 
     @Test func aLoadStoppedByThePageLimitRecordsTheGapAndALaterLoadFillsIt() async throws {
         let fixture = try LoaderFixture(count: 2_000, pageSize: 100)
-        try await fixture.loader.loadNewer()
+        try await fixture.loader.loadNewer(maxPages: 1)
         let cachedNewest = try fixture.entries()[0]
         fixture.api.grow(by: 1_000)
         let stopped = try await fixture.loader.loadNewer(maxPages: 3)
@@ -104,7 +145,7 @@ struct TimelineLoaderTests {
 
     @Test func aFailedFetchMidwayLeavesTheGapRecordedAndTheCacheConsistent() async throws {
         let fixture = try LoaderFixture(count: 1_000, pageSize: 100)
-        try await fixture.loader.loadNewer()
+        try await fixture.loader.loadNewer(maxPages: 1)
         fixture.api.grow(by: 500)
         fixture.api.script([])
         fixture.api.failEvery(3)  // the third request from now fails
@@ -119,7 +160,7 @@ struct TimelineLoaderTests {
 
     @Test func loadOlderAsksBelowTheOldestAndStopsAtTheEnd() async throws {
         let fixture = try LoaderFixture(count: 250, pageSize: 100)
-        try await fixture.loader.loadNewer()
+        try await fixture.loader.loadNewer(maxPages: 1)
         let oldest = try fixture.entries().last!
         let load = try await fixture.loader.loadOlder(pages: 5)
         #expect(fixture.server.requests[1].query["max_id"] == String(oldest - 1))
@@ -129,7 +170,7 @@ struct TimelineLoaderTests {
 
     @Test func aFailedFetchLeavesTheStoreAsItWas() async throws {
         let fixture = try LoaderFixture(count: 300, pageSize: 100)
-        try await fixture.loader.loadNewer()
+        try await fixture.loader.loadNewer(maxPages: 1)
         let before = try fixture.store.snapshot()
         fixture.api.script([.json(TwitterPayloadGenerator.rateLimitBody, status: 429)])
         let error = await #expect(throws: SyncError.self) { try await fixture.loader.loadOlder() }
@@ -147,7 +188,7 @@ struct TimelineLoaderTests {
             changes.withLock { $0 += 1 }
         }
         #expect(!loader.isLoading)
-        let first = Task { try await loader.loadNewer() }
+        let first = Task { try await loader.loadNewer(maxPages: 1) }
         let deadline = ContinuousClock.now + .seconds(5)
         while !loader.isLoading && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
         #expect(loader.isLoading)
@@ -161,7 +202,7 @@ struct TimelineLoaderTests {
 
     @Test func cancellingALoadKeepsWhatLandedAndTheGap() async throws {
         let fixture = try LoaderFixture(count: 400, pageSize: 50, delay: .milliseconds(100))
-        try await fixture.loader.loadNewer()
+        try await fixture.loader.loadNewer(maxPages: 1)
         fixture.api.grow(by: 400)
         let loader = fixture.loader
         let task = Task { try await loader.loadNewer() }

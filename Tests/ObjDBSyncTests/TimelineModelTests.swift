@@ -6,13 +6,15 @@ import Testing
 @testable import ObjDBSync
 
 /// Random orders of loadNewer and loadOlder, with the server's timeline growing and failing now
-/// and then, checked after every step against the model: no duplicate, no skipped status.
+/// and then, checked after every step against the model: no duplicate, no skipped status. The
+/// same algorithm over both APIs: v1.1 (max_id, full pages) and X v2 (until_id, pagination tokens).
 @Suite("Timeline paging against a model", .timeLimit(.minutes(1)))
 struct TimelineModelTests {
-    @Test(arguments: [UInt64(7), 1_234, 99_991])
-    func noDuplicateOrSkippedTweetInAnyOrderOfLoads(seed: UInt64) async throws {
+    @Test(arguments: [LoaderAPI.v1, .x], [UInt64(7), 1_234, 99_991])
+    func noDuplicateOrSkippedTweetInAnyOrderOfLoads(api dialect: LoaderAPI, seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
-        let fixture = try LoaderFixture(count: 2_000, pageSize: 20 + Int(random.next() % 60), seed: seed)
+        let fixture = try LoaderFixture(
+            count: 2_000, pageSize: 20 + Int(random.next() % 60), seed: seed, over: dialect)
         for _ in 0..<40 {
             if random.next() % 3 == 0 { fixture.api.grow(by: Int(random.next() % 300)) }
             fixture.api.failEvery(random.next() % 4 == 0 ? 2 + Int(random.next() % 4) : nil)

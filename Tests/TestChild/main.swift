@@ -8,6 +8,7 @@ import ObjDB
 //   objdb-test-child set-counter PATH ID VALUE   sets Counter ID's value through ObjDB (creating it)
 //   objdb-test-child crash-writer PATH SEED DURABLE   random write transactions until killed, "commit N" after each
 //   objdb-test-child crash-verify PATH SEED REPORTED DURABLE   compares the store with the workload's model
+//   objdb-test-child fts-writer PATH SEED DURABLE   full-text indexed writes until killed, "commit N" after each
 //   objdb-test-child transfer-writer PATH NAME COUNT   COUNT transfer transactions (the concurrency suite's model)
 //   objdb-test-child fill-disk PATH BYTES   with files limited to BYTES (ulimit -f), writes until a write fails
 //   objdb-test-child crash-ledger PATH     prints how many crash-workload commits the store holds
@@ -60,6 +61,9 @@ do {
     case "crash-writer":
         guard arguments.count == 5, let seed = UInt64(arguments[3]) else { exit(2) }
         try runCrashWriter(path: arguments[2], seed: seed, durable: arguments[4] == "1")
+    case "fts-writer":
+        guard arguments.count == 5, let seed = UInt64(arguments[3]) else { exit(2) }
+        try runFullTextWriter(path: arguments[2], seed: seed, durable: arguments[4] == "1")
     case "crash-verify":
         guard arguments.count == 6, let seed = UInt64(arguments[3]), let reported = Int(arguments[4]) else { exit(2) }
         let outcome = try verifyCrashStore(

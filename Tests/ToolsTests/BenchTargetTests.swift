@@ -20,7 +20,7 @@ struct BenchTargetTests {
         }
     }
 
-    @Test func withGrowthChecksThePointReadCostGrowthAgainstRawLMDBs() throws {
+    @Test func aGrowthRunBelow10To5ListsThePointReadTargetAsNotMeasured() throws {
         let result = try run("objdb-bench", ["--growth", "--growth-max", "10000", "--check-targets"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("objdb's growth 10^5 → 10^7 ÷ raw-lmdb's"))

@@ -70,6 +70,42 @@ struct SyncCommandTests {
         #expect(search.output.contains("\"articles\":[\"4fd1a2b28eb7c8105d6d8d3b\"]"), "\(search.output)")
     }
 
+    @Test func importingXPagesShowsTheSummaryAndThePartialErrors() throws {
+        let post =
+            #"{"id":"1610947986263052289","text":"hello","author_id":"12","edit_history_tweet_ids":["1610947986263052289"]}"#
+        let error =
+            #"{"value":"9","detail":"Could not find tweet with id: [9].","title":"Not Found Error","resource_type":"tweet","#
+            + #""parameter":"ids","resource_id":"9","type":"https://api.twitter.com/2/problems/resource-not-found"}"#
+        let page = try write(
+            "{\"data\":[\(post)],\"includes\":{\"users\":[{\"id\":\"12\",\"name\":\"Jack\",\"username\":\"jack\"}]},"
+                + "\"errors\":[\(error)],\"meta\":{\"result_count\":1,\"next_token\":\"7140abc\"}}", to: "x.json")
+        let problem = try write(
+            #"{"title":"Unauthorized","type":"about:blank","status":401,"detail":"Unauthorized"}"#, to: "401.json")
+        let store = directory.store()
+        let result = try run("objdb-sync", ["import", "x", "--store", store, "--timeline", "home", page, problem])
+        #expect(result.status == 1)
+        #expect(result.output.contains("imported 1 of 2 files into \(store)"), "\(result.output)")
+        let tweetRow = result.output.split(separator: "\n").first { $0.hasPrefix("Tweet ") }
+        #expect(tweetRow?.split(separator: " ").map(String.init) == ["Tweet", "1", "0", "0"])
+        #expect(result.output.contains("1 partial error reported beside the data"), "\(result.output)")
+        #expect(result.output.contains("Could not find tweet with id: [9]."), "\(result.output)")
+        #expect(
+            result.error.contains("401.json: the X API answered with an error: Unauthorized (401)"), "\(result.error)")
+        let dump = try run("objdb-inspect", [store, "dump", "Tweet", "--format", "ndjson", "--props", "id,text"])
+        #expect(dump.output.contains("\"id\":1610947986263052289"), "\(dump.output)")
+        let parse = try run("objdb-sync", ["parse", "x", page])
+        #expect(parse.status == 0 && parse.output.contains("next_token: 7140abc"), "\(parse.output)")
+        #expect(parse.output.contains("until_id:  1610947986263052289"), "\(parse.output)")
+    }
+
+    @Test(arguments: [["-h"], ["--help"], ["import", "-h"], ["x", "--help"]])
+    func helpPrintsTheUsageAndExitsZero(arguments: [String]) throws {
+        let result = try run("objdb-sync", arguments)
+        #expect(result.status == 0, "\(arguments): \(result.error)")
+        #expect(result.output.contains("usage: objdb-sync twitter|x home|mentions|user NAME|search QUERY"))
+        #expect(result.output.contains("X_USER_ACCESS_TOKEN"))
+    }
+
     @Test func usageErrorsExitWith2() throws {
         let file = try write("[]", to: "empty.json")
         let store = directory.store()
@@ -80,6 +116,8 @@ struct SyncCommandTests {
             ["import", "nyt", "--store", store, "--query", "q", "--from", "2012-01-01", file],
             ["import", "nyt", "--store", store, "--from", "20120101", file],
             ["import", "twitter", "--store", store, "--query", "q", file], [],
+            ["import", "x", "--store", store, "--query", "q", file], ["import", "x", file], ["parse", "x"],
+            ["x", "timeline", "--store", store], ["x", "home", "--store", store, "--older", "--newer"],
         ] {
             let result = try run("objdb-sync", arguments)
             #expect(result.status == 2, "\(arguments): \(result.error)")

@@ -9,6 +9,7 @@ enum InspectCommand {
         [
             InfoCommand.self, SchemaCommand.self, CountCommand.self, DumpCommand.self, GetCommand.self,
             WatchCommand.self, CheckCommand.self, ExportCommand.self, ImportCommand.self, CompactCommand.self,
+            ServeCommand.self,
         ]
     }
 

@@ -3,27 +3,33 @@ import ToolSupport
 /// `objdb-sync`: dispatches to its subcommands.
 enum SyncCommand {
     static let usage = """
-        usage: objdb-sync twitter home|mentions|user NAME|search QUERY --store PATH [--newer|--older]
-                          [--pages N] [--base-url URL]
+        usage: objdb-sync twitter|x home|mentions|user NAME|search QUERY --store PATH
+                          [--newer|--older] [--pages N] [--base-url URL]
                objdb-sync nyt search QUERY --store PATH [--from yyyyMMdd] [--to yyyyMMdd] [--pages N]
                           [--delay SECONDS] [--base-url URL]
-               objdb-sync import twitter --store PATH [--timeline NAME] FILE…
+               objdb-sync import twitter|x --store PATH [--timeline NAME] FILE…
                objdb-sync import nyt --store PATH [--query Q [--from yyyyMMdd] [--to yyyyMMdd]] FILE…
-               objdb-sync parse twitter FILE
+               objdb-sync parse twitter|x FILE
+               objdb-sync -h|--help
 
-        twitter  fetches a timeline into the store at PATH (created when absent), a write
-                 transaction per page: --newer (the default) pages back from the newest
-                 until it meets the cache, at most N pages (10), recording a gap when it
-                 stops first and filling gaps on the next run; --older fetches N pages (1)
-                 below the oldest. home and mentions need user-context keys; user and
+        twitter  fetches a timeline from Twitter API v1.1 (twitter) or X API v2 (x) into
+        x        the store at PATH (created when absent), a write transaction per page:
+                 --newer (the default) pages back from the newest until it meets the
+                 cache, at most N pages (10; on an empty timeline, N pages down from the
+                 newest), recording a gap when it stops first and filling gaps on the next
+                 run; --older fetches N pages (1) below the oldest. Both APIs fill the same
+                 timelines and posts. home and mentions need a user context; user and
                  search also take an app-only bearer token.
         nyt      fetches N pages (1) of an Article Search, 10 docs each, waiting --delay
                  seconds (12: NYT allows 5 calls a minute) between calls.
                  Keys come from the environment or an owner-only file ($OBJDB_SYNC_CREDENTIALS,
                  else ~/.config/objdb-sync/credentials), never the command line:
-                 TWITTER_CONSUMER_KEY, TWITTER_CONSUMER_SECRET, TWITTER_ACCESS_TOKEN,
-                 TWITTER_ACCESS_TOKEN_SECRET or TWITTER_BEARER_TOKEN; NYT_API_KEY.
-                 --base-url points at another server (a test server on 127.0.0.1).
+                 twitter: TWITTER_CONSUMER_KEY, TWITTER_CONSUMER_SECRET, TWITTER_ACCESS_TOKEN,
+                 TWITTER_ACCESS_TOKEN_SECRET (user context) or TWITTER_BEARER_TOKEN (app-only);
+                 x: X_USER_ACCESS_TOKEN (an OAuth 2.0 user access token), else the four
+                 TWITTER_* keys, else X_BEARER_TOKEN or TWITTER_BEARER_TOKEN (app-only);
+                 nyt: NYT_API_KEY. --base-url points at another server (a test server on
+                 127.0.0.1).
 
         import   imports saved API response bodies into the store at PATH (created when
                  absent), each file in one write transaction: a file that fails leaves the
@@ -33,9 +39,12 @@ enum SyncCommand {
                  search/tweets and users/show bodies; --timeline home, mentions, user:NAME
                  or search:QUERY adds the statuses to that timeline (search bodies go to
                  search:QUERY by default).
+                 x: X API v2 bodies (timelines, search, post and user lookups), into the
+                 same models; --timeline as for twitter. Partial errors beside the data
+                 are listed and fail nothing.
                  nyt: Article Search v2 bodies; --query (with --from/--to) records the
                  results, in order, as that search.
-        parse    reports what a saved Twitter response holds and how to page on, storing nothing.
+        parse    reports what a saved v1.1 or v2 response holds and how to page on, storing nothing.
 
         exit codes: 0 ok, 1 a file or a fetch failed (the error is printed), 2 usage
         """
@@ -43,14 +52,14 @@ enum SyncCommand {
     static func run(_ words: [String]) throws -> ToolExitCode {
         let arguments = try CommandLineArguments(
             words, valueOptions: ["store", "timeline", "query", "from", "to", "pages", "base-url", "delay"])
-        if arguments.has("help") {
+        if arguments.has("help") || arguments.positional.contains("-h") {
             print(usage)
             return .success
         }
         switch arguments.positional.first {
-        case "twitter":
+        case "twitter", "x":
             try reject(arguments, known: ["store", "newer", "older", "pages", "base-url"])
-            return try FetchCommand(arguments, service: "twitter").run()
+            return try FetchCommand(arguments, service: arguments.positional[0]).run()
         case "nyt":
             try reject(arguments, known: ["store", "from", "to", "pages", "delay", "base-url"])
             return try FetchCommand(arguments, service: "nyt").run()
@@ -64,17 +73,20 @@ enum SyncCommand {
         case ("import", "twitter"):
             try reject(arguments, known: ["store", "timeline"])
             return try ImportCommand(arguments, service: .twitter, files: files).run()
+        case ("import", "x"):
+            try reject(arguments, known: ["store", "timeline"])
+            return try ImportCommand(arguments, service: .x, files: files).run()
         case ("import", "nyt"):
             try reject(arguments, known: ["store", "query", "from", "to"])
             return try ImportCommand(arguments, service: .nyt, files: files).run()
-        case ("parse", "twitter"):
+        case ("parse", "twitter"), ("parse", "x"):
             try reject(arguments, known: [])
-            guard files.count == 1 else { throw UsageError("parse twitter takes one FILE") }
-            return try ParseCommand.run(file: files[0])
+            guard files.count == 1 else { throw UsageError("parse \(service) takes one FILE") }
+            return try ParseCommand.run(file: files[0], isX: service == "x")
         case ("import", _), ("parse", _):
-            throw UsageError("unknown service '\(service)': expected twitter or nyt")
+            throw UsageError("unknown service '\(service)': expected twitter, x or nyt")
         default:
-            throw UsageError("unknown command '\(arguments.positional[0])': expected twitter, nyt, import or parse")
+            throw UsageError("unknown command '\(arguments.positional[0])': expected twitter, x, nyt, import or parse")
         }
     }
 

@@ -167,3 +167,6 @@ int64_t bench_sqlite_file_size(bench_sqlite *store);
 #endif
 
 #endif
+
+/* W12: SQLite FTS5 beside ObjDB's full-text index. */
+#include "CBaselinesFTS.h"

@@ -14,7 +14,7 @@ protocol StandaloneWorkload: Sendable {
 
 /// The standalone workloads, in the order they run and print. Register a new one here.
 let standaloneWorkloads: [any StandaloneWorkload] = [
-    ImportWorkload(), NotificationWorkload(), QuerySpellingWorkload(),
+    ImportWorkload(), NotificationWorkload(), QuerySpellingWorkload(), FullTextWorkload(),
 ]
 
 /// What a standalone workload gets from the run.

@@ -103,6 +103,7 @@ struct ToolsBenchmark {
             "|---|---:|---:|---|---:|---:|---:|---:|",
         ]
         for row in results { lines.append(row.line) }
+        lines += try ServeLatency(store: store, inspect: inspect, count: size).measure()
         return lines.joined(separator: "\n")
     }
 

@@ -74,7 +74,7 @@ struct OpeningPlan {
             for property in type.properties where property.isIndexed {
                 let options = property.index == .regular ? create.union(.duplicateSort) : create
                 handles.indexes[type.name, default: [:]][property.name] = try transaction.openDatabaseIfPresent(
-                    named: DatabaseNames.index(type.name, propertyID: property.id, unique: property.index! == .unique),
+                    named: DatabaseNames.index(type.name, propertyID: property.id, kind: property.index!),
                     options: options)
             }
         }

@@ -95,9 +95,15 @@ public final class ReadView {
     /// Whether the view is frozen: it never changes and cannot write.
     public var isFrozen: Bool { snapshot.isFrozen }
 
-    /// The number of the committed transaction the view reads.
+    /// The number of the committed transaction the view reads; 0 when its snapshot cannot be
+    /// read (the fault goes to ``Configuration/faultHandler``).
     public var version: Int {
-        (try? snapshot.readTransaction().id) ?? 0
+        do {
+            return try snapshot.readTransaction().id
+        } catch {
+            snapshot.report(error)
+            return 0
+        }
     }
 
     /// Runs `body` in a write transaction that starts from the latest state; the

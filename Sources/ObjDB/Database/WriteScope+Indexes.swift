@@ -44,6 +44,10 @@ extension WriteScope {
             let before = old?[property.position]
             let after = new?[property.position]
             if before == after { continue }
+            if property.schema.index == .fullText {
+                try updateFullText(property, from: before, to: after, key: key, in: binding)
+                continue
+            }
             let isUnique = property.schema.index == .unique
             if let before {
                 try withIndexKey(before, for: property, unique: isUnique, in: binding) { indexKey in
@@ -87,6 +91,7 @@ extension WriteScope {
 
     /// Fills the index of `property` from every stored object (a migration added it).
     func buildIndex(of property: BoundProperty, in binding: TypeBinding) throws {
+        if property.schema.index == .fullText { return try buildFullTextIndex(of: property, in: binding) }
         let transaction = try writeTransaction("build index")
         guard let index = property.index else { return }
         try transaction.removeAll(in: index)

@@ -26,12 +26,28 @@ public final class DynamicObject {
     public var objectSchema: ObjectSchema { accessor.binding.schema }
     /// The object's key: its primary key, or its internal ID.
     public var objectKey: ObjectKey { accessor.objectKey }
-    /// Whether the object was deleted, or its view closed.
+    /// Whether the object was deleted, or its view closed (a fault does not invalidate it:
+    /// see ``ObjectBase/isInvalidated``).
     public var isInvalidated: Bool { !accessor.isValid }
 
-    /// The value of property `name`; ``StoredValue/null`` for an unknown name.
+    /// The value of property `name`, for reads that cannot throw: a fault (a damaged record, a
+    /// store that cannot be read) goes to ``Configuration/faultHandler`` and reads as
+    /// ``StoredValue/null``. ``value(forKey:)`` throws it instead.
+    ///
+    /// - Precondition: the type has a property `name` (see ``objectSchema``), and the object was
+    ///   not deleted (see ``isInvalidated``), as in Realm.
     public subscript(name: String) -> StoredValue {
-        (try? value(forKey: name)) ?? .null
+        guard accessor.binding[name] != nil else {
+            preconditionFailure("\(typeName) has no property '\(name)'; its properties are in objectSchema.")
+        }
+        do {
+            return try value(forKey: name)
+        } catch let error as ObjDBError where error.code == .objectInvalidated {
+            preconditionFailure("A \(typeName) was read after it was deleted or its view closed; check isInvalidated.")
+        } catch {
+            accessor.snapshot.report(error)
+            return .null
+        }
     }
 
     /// The value of property `name`.

@@ -77,6 +77,11 @@ private struct CheckPass {
         for binding in bindings {
             let indexes = try checkRecords(of: binding)
             for (property, expected) in indexes { try checkIndex(property, of: binding, expected: expected) }
+            for property in binding.properties where property.schema.index == .fullText && property.index != nil {
+                let check = FullTextCheck(
+                    transaction: transaction, binding: binding, property: property, damaged: damaged)
+                for text in try check.problems() { problem(text) }
+            }
         }
         try checkBacklinks()
     }
@@ -93,7 +98,9 @@ private struct CheckPass {
         let table = binding.table!
         let name = binding.schema.name
         let total = try transaction.statistics(of: table).entries
-        let indexed = binding.properties.filter { $0.schema.isIndexed && $0.index != nil }
+        let indexed = binding.properties.filter {
+            $0.schema.isIndexed && $0.index != nil && $0.schema.index != .fullText
+        }
         var digests = [EntryDigest](repeating: EntryDigest(), count: indexed.count)
         var done = 0
         var problems: [String] = []

@@ -282,10 +282,9 @@ final class ChangeNotifier: @unchecked Sendable {
             // Every commit after the version the barrier leaves is logged; invisible to other
             // processes (no lock file), their commits may not be, so the log is not trusted.
             let visible = try environment.startWatchingChanges()
-            state.logCompleteFrom = visible ? try environment.lastTransactionID() : nil
+            state.logCompleteFrom = visible ? environment.logTrustedAfter(try environment.lastTransactionID()) : nil
         } catch {
-            // A read-only store: no writer here to wait out, so the log is never trusted, and
-            // observers compare records instead.
+            // Not announced: the log is not trusted, and observers compare records instead.
             state.logCompleteFrom = nil
         }
     }
@@ -339,7 +338,12 @@ final class ChangeNotifier: @unchecked Sendable {
             transaction.isShared = true
             let new = Snapshot(owner: database, frozenAt: transaction)
             let newVersion = transaction.id
-            if !behind, newVersion == state.version { return nil }
+            if !behind, newVersion == state.version {
+                // The meta page names a newer version than a read can see yet: a commit in another
+                // process wrote it and has not yet published it in the lock file. Its last write to
+                // the store file has woken us already, so look again in a moment, not at the next poll.
+                return try database.environment.lastTransactionID() > newVersion ? .milliseconds(1) : nil
+            }
             // The log of this round's own commits is read now: failing to, the round fails.
             let log = ChangeLogReader(
                 database: database, transaction: transaction, completeFrom: state.logCompleteFrom)

@@ -34,7 +34,7 @@ extension ObjectObservable where Self: Object {
     public func observe(keyPaths: [String]? = nil, _ block: @escaping (ObjectChange<Self>) -> Void) throws
         -> NotificationToken
     {
-        guard let accessor, accessor.owner == nil, accessor.isValid else {
+        guard let accessor, accessor.owner == nil, try accessor.exists() else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
         }
         let snapshot = accessor.snapshot
@@ -103,7 +103,7 @@ extension ObjectObservable where Self: Object {
     /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object.
     /// - Precondition: called where the object's view belongs.
     public func freeze() throws -> Frozen<Self> {
-        guard let accessor, accessor.owner == nil, accessor.isValid else {
+        guard let accessor, accessor.owner == nil, try accessor.exists() else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
         }
         let view = try ReadView(snapshot: accessor.snapshot).freeze()

@@ -75,9 +75,12 @@ struct ResultsDiffer {
         var modifications = Set(diff.modifications)
         let inserted = Set(diff.insertions)
         for source in linking {
-            if let position = try Self.index(of: source.key, in: diff.newKeys, by: { try order.precedes($0, $1) }),
-                !inserted.contains(position)
-            {
+            // Ranked results are in score order, which no binary search knows.
+            let position =
+                spec.ranking != nil
+                ? diff.newKeys.firstIndex(of: source.key)
+                : try Self.index(of: source.key, in: diff.newKeys, by: { try order.precedes($0, $1) })
+            if let position, !inserted.contains(position) {
                 modifications.insert(position)
             }
         }

@@ -22,7 +22,9 @@ open class ObjectBase {
     /// Whether the object was deleted, or the view it came from has closed.
     ///
     /// Reading a property of an invalidated object stops the program, as Realm
-    /// does; check this first where an object may have been deleted.
+    /// does; check this first where an object may have been deleted. A fault that keeps the
+    /// object's record from being read (a full reader table, an I/O error, damage) does not
+    /// invalidate it: it goes to ``Configuration/faultHandler``, and the properties read as zero values.
     public var isInvalidated: Bool {
         guard let accessor else { return false }
         return !accessor.isValid

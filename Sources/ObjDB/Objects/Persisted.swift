@@ -19,7 +19,7 @@ public struct Persisted<Value: Persistable> {
     /// The value while the object is unmanaged.
     @usableFromInline var unmanagedValue: Value
     /// What the declaration asked for.
-    @usableFromInline let declaration: PersistedDeclaration
+    @usableFromInline var declaration: PersistedDeclaration
 
     /// Declares a stored property with an initial value.
     ///

@@ -7,6 +7,7 @@ extension FilterCompiler {
     {
         let op = comparison.op
         let label = "\(schema.name) (\(schema.type.rawValue))"
+        if op == .text { throw invalid("TEXT searches a String property's words, but \(label) is not one") }
         if !comparison.options.isEmpty, schema.type != .string {
             // As in Realm, `[c]` also compares binary data (as UTF-8 text).
             guard schema.type == .data, comparison.options == .caseInsensitive else {

@@ -221,6 +221,10 @@ struct FilterCompiler {
             if let aggregate = comparison.aggregate {
                 throw invalid("\(aggregate.rawValue) needs a collection, but \(name) holds one value")
             }
+            if comparison.op == .text {
+                builder.emitNested(try textSearchTest(comparison, for: schema, slot: slot))
+                return
+            }
             var comparison = comparison
             if comparison.op == .containsElement {
                 // `'milk' IN items.name` is `ANY items.name == 'milk'`, as in Realm.

@@ -29,6 +29,8 @@ enum NestedTest {
     /// A comparison of two operands (key paths, aggregates, arithmetic, subqueries), run by its evaluator
     /// on the object of `binding`'s type.
     case operands(OperandEvaluator, of: TypeBinding)
+    /// A full-text search of a string field (`TEXT`), tokenized as the index tokenizes it.
+    case textSearch(slot: Int, search: TextSearch, isOptional: Bool)
 
     func matches(
         _ reader: RecordReader, key: UnsafeRawBufferPointer, in source: QueryReader, program: FilterProgram.Runner
@@ -38,6 +40,13 @@ enum NestedTest {
         switch self {
         case .operands(let evaluator, let binding):
             return try evaluator.matches(reader, key: key, of: binding, in: source)
+
+        case .textSearch(let slot, let search, let isOptional):
+            switch reader.field(slot) {
+            case .bytes(let text): return search.matches(text)
+            case .null: return false
+            case .absent: return !isOptional && search.matches(UnsafeRawBufferPointer(start: nil, count: 0))
+            }
 
         case .link(let slot, let target, let nested, let nilOutcome):
             guard case .bytes(let linkKey) = reader.field(slot),

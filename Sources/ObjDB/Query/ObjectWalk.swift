@@ -62,11 +62,9 @@ struct ObjectWalk {
             offset += 1
             position += 1
             let primaryKeyType = self.primaryKeyType
-            guard
-                let objectKey = key.withUnsafeBytes({
-                    ObjectKeyCodec.decode($0, primaryKeyType: primaryKeyType)
-                })
-            else { continue }
+            let objectKey =
+                key.withUnsafeBytes({ ObjectKeyCodec.decode($0, primaryKeyType: primaryKeyType) })
+                ?? snapshot.standInForDamagedKey(of: binding)
             if snapshot.generation == generation {
                 let object = snapshot.object(
                     recycling: &recycled, type, binding: binding, keyBytes: key, key: objectKey)
@@ -100,7 +98,9 @@ struct ObjectWalk {
             position += 1
             let kept = records?[index]
             let found: ObjectBase? = flat.withKey(at: index) { key in
-                guard let objectKey = ObjectKeyCodec.decode(key, primaryKeyType: primaryKeyType) else { return nil }
+                let objectKey =
+                    ObjectKeyCodec.decode(key, primaryKeyType: primaryKeyType)
+                    ?? snapshot.standInForDamagedKey(of: binding)
                 var record = kept
                 if snapshot.generation != generation {
                     // The loop wrote: skip objects it deleted.
@@ -140,16 +140,16 @@ struct ObjectWalk {
         }
     }
 
-    /// The record at `key` now, `nil` when the loop deleted it; a damaged one reads as empty.
+    /// The record at `key` now, `nil` when the loop deleted it. A fault (a damaged record, a
+    /// read that cannot begin) is reported, and the object reads as empty.
     private static func record(
         in snapshot: Snapshot, _ binding: TypeBinding, key: UnsafeRawBufferPointer
     ) -> RecordReader? {
         do {
             return try snapshot.record(in: binding, key: key)
-        } catch ObjDBError.corruptRecord {
-            return RecordReader.empty
         } catch {
-            preconditionFailure("Reading \(binding.schema.name) failed: \(error)")
+            snapshot.report(error)
+            return RecordReader.empty
         }
     }
 }

@@ -23,6 +23,10 @@ struct OperandCompiler {
             }
         }
         switch op {
+        case .text:
+            throw invalid(
+                "TEXT compares one String property with the words to search for, as in text TEXT 'swift -objc'",
+                at: comparison.position)
         case .in:
             // `a IN b` is `a == ANY b`.
             guard right.isList else {

@@ -88,7 +88,7 @@ final class OperandEvaluator {
         case .greater: return order(left, right).map { $0 > 0 } ?? false
         case .lessOrEqual: return left.isNull && right.isNull || (order(left, right).map { $0 <= 0 } ?? false)
         case .greaterOrEqual: return left.isNull && right.isNull || (order(left, right).map { $0 >= 0 } ?? false)
-        case .between: return false
+        case .between, .text: return false
         case .beginsWith, .endsWith, .contains, .like: return textTest(left, right)
         }
     }

@@ -142,7 +142,7 @@ struct PredicateParser {
     ]
     private static let predicateWords: Set<String> = [
         "AND", "OR", "NOT", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "IN", "BETWEEN", "ANY", "SOME", "ALL",
-        "NONE",
+        "NONE", "TEXT",
     ]
 
     /// Where a parenthesis was read from: its outcome depends on nothing else.
@@ -632,6 +632,7 @@ struct PredicateParser {
             case "LIKE": op = .like
             case "IN": op = .in
             case "BETWEEN": op = .between
+            case "TEXT": op = .text
             default: throw error("expected an operator, found \(token.describe)")
             }
         default:

@@ -156,27 +156,6 @@ extension List: _QueryCollection {}
 extension MutableSet: _QueryCollection {}
 extension LinkingObjects: _QueryCollection {}
 
-extension PropertyTracer {
-    /// The property an untyped key path reads on `type`.
-    static func propertyName(_ keyPath: AnyKeyPath, on type: ObjectBase.Type) throws -> String {
-        guard let discovered = try? DiscoveredType.of(type) else {
-            throw ObjDBError.unknownType(String(describing: type))
-        }
-        PropertyOrdinal.reset()
-        let instance = type.init()
-        let tracer = PropertyTracer()
-        instance.tracer = tracer
-        _ = instance[keyPath: keyPath]
-        guard tracer.ordinals.count == 1, let ordinal = tracer.ordinals.first,
-            ordinal < discovered.propertyIndexByOrdinal.count
-        else {
-            throw ObjDBError.invalidQuery(
-                type: discovered.schema.name, reason: "#Predicate: \(keyPath) is not one stored property")
-        }
-        return discovered.schema.properties[discovered.propertyIndexByOrdinal[ordinal]].name
-    }
-}
-
 /// An expression of a `#Predicate` that ObjDB can translate.
 protocol QueryTranslatable {
     func translate(_ translator: inout PredicateTranslator) throws -> Translated

@@ -111,6 +111,7 @@ final class PreparedQuery: @unchecked Sendable {
         if let filter = spec.filter { text += ", filter \(filter.text)" }
         if !spec.sorts.isEmpty { text += sortedByPlan ? ", sorted by the scan" : ", sorted in memory" }
         if !spec.distinctPaths.isEmpty { text += ", distinct by \(spec.distinctPaths.joined(separator: ", "))" }
+        if let ranking = spec.ranking { text += ", ranked by BM25 of \(ranking.property) ('\(ranking.search)')" }
         if let limit = spec.limit { text += ", limit \(limit)" }
         for step in spec.then {
             switch step {
@@ -133,6 +134,7 @@ final class PreparedQuery: @unchecked Sendable {
 
     /// The number of matching objects; without a sort or `distinct`, counted without keeping a key.
     func count(_ reader: QueryReader) throws -> Int {
+        if let ranking = spec.ranking { return try rankedKeys(ranking, reader).count }
         guard spec.then.isEmpty, spec.distinctPaths.isEmpty, spec.sorts.isEmpty || spec.limit == nil else {
             return try matches(reader).keys.count
         }
@@ -145,36 +147,39 @@ final class PreparedQuery: @unchecked Sendable {
     /// The first matching object's key and record, reading no further than it when the scan's
     /// order is the results' order.
     func first(_ reader: QueryReader) throws -> (key: [UInt8], record: RecordReader?)? {
+        if let ranking = spec.ranking { return try rankedKeys(ranking, reader).first.map { ($0, nil) } }
         guard orderedByScan, spec.limit != 0, spec.then.isEmpty else {
             let found = try matches(reader)
             return found.keys.first.map { ($0, found.records?.first) }
         }
         var collector = MatchCollector(limit: 1)
         try scan(reader, &collector)
-        return collector.keys.first.map { ($0, collector.records.first) }
+        return collector.keys.first.map { ($0, collector.keptRecords?.first) }
     }
 
     /// The matching objects' table keys in the results' order, as a key list, with their records
     /// when kept. When the scan's order is the results' and nothing reorders or thins them
     /// afterwards (the common case), the keys stay in one buffer: no array per key.
     func matchedKeys(_ reader: QueryReader) throws -> (keys: KeyChunks, records: [RecordReader]?) {
+        if let ranking = spec.ranking { return (KeyChunks(try rankedKeys(ranking, reader)), nil) }
         guard orderedByScan, spec.distinctPaths.isEmpty, thenSteps.isEmpty else {
             let (keys, records) = try matches(reader)
             return (KeyChunks(keys), records)
         }
         var collector = FlatMatchCollector(limit: spec.limit)
         try scan(reader, &collector)
-        return (KeyChunks(collector.keys), collector.records)
+        return (KeyChunks(collector.keys), collector.keptRecords)
     }
 
     /// The matching objects' table keys in the results' order and, when the scan's order is the
     /// results' order, their records (pointers into the map, valid while the reader's transaction is).
     func matches(_ reader: QueryReader) throws -> (keys: [[UInt8]], records: [RecordReader]?) {
+        if let ranking = spec.ranking { return (try rankedKeys(ranking, reader), nil) }
         let stopsEarly = orderedByScan && spec.distinctPaths.isEmpty
         var collector = MatchCollector(limit: stopsEarly ? spec.limit : nil)
         try scan(reader, &collector)
         var keys = collector.keys
-        var records: [RecordReader]? = collector.records
+        var records: [RecordReader]? = collector.keptRecords
         if !spec.sorts.isEmpty && !sortedByPlan {
             records = nil
             keys = try sort(keys, reader)
@@ -229,10 +234,13 @@ final class PreparedQuery: @unchecked Sendable {
     ) throws {
         let transaction = reader.source.transaction
         let binding = self.binding
+        let budget = reader.budget
+        try budget?.check()
 
         /// Tests one candidate; `false` once the visitor has enough.
         @inline(__always)
         func consider(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool {
+            try budget?.spend()
             let record = try reader.record(value, of: binding)
             if let runner, try !runner.matches(record, key: key, in: reader) { return true }
             return visitor.take(key: key, record: record)
@@ -284,6 +292,22 @@ final class PreparedQuery: @unchecked Sendable {
         case .indexRange(let property, let lower, let upper):
             guard let index = property.index else { break }
             try transaction.cursor(index).forEach(from: lower, to: upper) { try considerKey($0.value) }
+        case .fullText(let property, let search):
+            guard let index = property.index else { break }
+            let keys = try FullTextSearcher(
+                transaction: transaction, index: index,
+                kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type)
+            ).keys(matching: search)
+            // With nothing left to test, the index's answer is the answer: no record is read.
+            if runner == nil {
+                visitor.expect(keys.count, keyLength: keys.isEmpty ? 0 : keys.withKey(at: 0) { $0.count })
+            }
+            for position in 0..<keys.count {
+                let more = try keys.withKey(at: position) { key in
+                    runner == nil ? visitor.take(key: key) : try considerKey(key)
+                }
+                if !more { break }
+            }
         case .indexOrder(let property, let descending):
             guard let index = property.index else { break }
             let cursor = try transaction.cursor(index)
@@ -374,6 +398,8 @@ protocol MatchVisitor {
     var wantsMore: Bool { get }
     /// Takes one match; returns `false` once it has enough.
     mutating func take(key: UnsafeRawBufferPointer, record: RecordReader) -> Bool
+    /// Takes one match whose record was not read (an index decided it); returns `false` once it has enough.
+    mutating func take(key: UnsafeRawBufferPointer) -> Bool
     /// Told, before the first match, that at most `count` matches come, each with a key about
     /// as long as `keyLength`: room for them all at once, not by doubling.
     mutating func expect(_ count: Int, keyLength: Int)
@@ -397,6 +423,11 @@ struct MatchCounter: MatchVisitor {
         count += 1
         return wantsMore
     }
+
+    mutating func take(key: UnsafeRawBufferPointer) -> Bool {
+        count += 1
+        return wantsMore
+    }
 }
 
 /// Keeps matches' keys, end to end in one buffer, and their records, up to a limit.
@@ -415,6 +446,16 @@ struct FlatMatchCollector: MatchVisitor {
         records.append(record)
         return wantsMore
     }
+
+    mutating func take(key: UnsafeRawBufferPointer) -> Bool {
+        keys.append(key)
+        hasEveryRecord = false
+        return wantsMore
+    }
+
+    /// The matches' records, unless some match came without one.
+    var keptRecords: [RecordReader]? { hasEveryRecord ? records : nil }
+    private var hasEveryRecord = true
 
     mutating func expect(_ count: Int, keyLength: Int) {
         let count = limit.map { Swift.min($0, count) } ?? count
@@ -440,4 +481,14 @@ struct MatchCollector: MatchVisitor {
         records.append(record)
         return wantsMore
     }
+
+    mutating func take(key: UnsafeRawBufferPointer) -> Bool {
+        keys.append(Array(key))
+        hasEveryRecord = false
+        return wantsMore
+    }
+
+    /// The matches' records, unless some match came without one.
+    var keptRecords: [RecordReader]? { hasEveryRecord ? records : nil }
+    private var hasEveryRecord = true
 }

@@ -51,6 +51,8 @@ enum QueryOperator: String, Hashable, Sendable {
     case between = "BETWEEN"
     /// The collection at `path` holds the object or value (`%@ IN tags`).
     case containsElement = "CONTAINS ELEMENT"
+    /// The string holds the words of a full-text search (`text TEXT 'swift -objc'`): ``TextSearch``.
+    case text = "TEXT"
 
     /// The operator as a predicate spells it.
     var spelling: String { self == .containsElement ? "IN" : rawValue }

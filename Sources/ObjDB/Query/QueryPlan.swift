@@ -15,6 +15,8 @@ enum QueryPlan: CustomStringConvertible {
     case indexRange(BoundProperty, lower: KeyBound?, upper: KeyBound?)
     /// Every object, in the order of an index: a sort the index already holds.
     case indexOrder(BoundProperty, descending: Bool)
+    /// The objects a full-text index finds for a search (`TEXT`), in table-key order.
+    case fullText(BoundProperty, TextSearch)
 
     var description: String {
         switch self {
@@ -26,13 +28,15 @@ enum QueryPlan: CustomStringConvertible {
         case .indexRange(let property, _, _): return "index range scan on \(property.schema.name)"
         case .indexOrder(let property, let descending):
             return "index order scan on \(property.schema.name)\(descending ? " (descending)" : "")"
+        case .fullText(let property, let search):
+            return "full-text search on \(property.schema.name) (\(search.summary))"
         }
     }
 
     /// Whether the candidates come out in the table's key order (primary-key order).
     var yieldsKeyOrder: Bool {
         switch self {
-        case .fullScan, .primaryKeyRange: return true
+        case .fullScan, .primaryKeyRange, .fullText: return true
         case .primaryKeyLookup(let keys): return keys.count <= 1
         // One key of a regular index holds its objects' keys sorted (MDB_DUPSORT).
         case .indexLookup(let property, let keys): return keys.count <= 1 && property.schema.index == .regular
@@ -126,6 +130,15 @@ struct QueryPlanner {
         else { return nil }
         let isPrimaryKey = property.schema.isPrimaryKey
         guard isPrimaryKey || property.index != nil else { return nil }
+        if comparison.op == .text || property.schema.index == .fullText {
+            // Only TEXT reads a full-text index; it decides the comparison exactly.
+            guard comparison.op == .text, property.schema.index == .fullText, case .string(let text) = comparison.value
+            else { return nil }
+            let search = TextSearch(text)
+            if search.matchesNothing { return Access(plan: .primaryKeyLookup([]), rank: 0, isExact: true) }
+            guard !search.required.isEmpty else { return nil }
+            return Access(plan: .fullText(property, search), rank: 3, isExact: true)
+        }
         let bonus = isPrimaryKey ? 0 : 1
 
         let codec = ValueCodec(schema: catalog.schemaIndex)

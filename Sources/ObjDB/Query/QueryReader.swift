@@ -11,12 +11,15 @@ struct QueryReader {
     let source: RecordSource
     /// Whether a damaged record reads as an empty one instead of throwing.
     let readsDamagedAsEmpty: Bool
+    /// The deadline the evaluation spends, one step per object read; `nil` for none.
+    var budget: QueryBudget? = nil
 
     var catalog: StoreCatalog { source.catalog }
 
     /// The record of the object `key` of `binding`'s type, or `nil` when there is none.
     @inline(__always)
     func record(in binding: TypeBinding, key: UnsafeRawBufferPointer) throws -> RecordReader? {
+        try budget?.spend()
         do {
             return try source.record(in: binding, key: key)
         } catch let error as ObjDBError where error.code == .corruptRecord && readsDamagedAsEmpty {
@@ -42,6 +45,7 @@ struct QueryReader {
 
     /// The links to the object `key` of `binding`'s type.
     func incomingLinks(to key: UnsafeRawBufferPointer, in binding: TypeBinding) throws -> [BacklinkCodec.Source] {
+        try budget?.spend()
         do {
             return try source.incomingLinks(to: key, in: binding)
         } catch let error as ObjDBError where error.code == .corruptRecord && readsDamagedAsEmpty {

@@ -7,10 +7,12 @@ struct QuerySpec: Hashable, Sendable {
     /// What follows the sort, `distinct` and limit, in order: the steps of a predicate's
     /// `SORT`/`DISTINCT`/`LIMIT` trailer that they cannot do (see ``ordered(by:)``).
     var then: [OrderingStep] = []
+    /// Best full-text matches first (``Results/search(_:in:limit:)``): the order, before `then`.
+    var ranking: TextRanking?
 
     /// Whether the results are simply every object in key order.
     var isEverything: Bool {
-        filter == nil && sorts.isEmpty && distinctPaths.isEmpty && limit == nil && then.isEmpty
+        filter == nil && sorts.isEmpty && distinctPaths.isEmpty && limit == nil && then.isEmpty && ranking == nil
     }
 
     /// `self` with `expression` added to the filter by `AND`.

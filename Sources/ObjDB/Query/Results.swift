@@ -12,9 +12,13 @@
 /// once, when the `Results` is made; it runs once per snapshot for the elements and once for the
 /// count (counting keeps no keys), and not again until the snapshot moves.
 ///
-/// A damaged record reads as typed getters read it: as if every property held its zero value
-/// (`objdb-inspect check` reports it). The throwing API (`dynamicObjects`, the aggregates)
-/// throws ``ObjDBError/corruptRecord(path:type:reason:)`` instead.
+/// `count`, `first`, iteration and subscripts cannot throw, so a fault they meet (an I/O error,
+/// a full reader table, a damaged record or key) is reported once to
+/// ``Configuration/faultHandler`` and reads as empty: a count of 0, no objects, and a damaged
+/// record as an object whose properties hold zero values (`objdb-inspect check` finds it).
+/// Misuse (a position past the end) still stops the program. Callers who must know use the
+/// throwing forms, as in GRDB: ``fetchCount()``, ``fetchFirst()``, ``fetchAll()`` and
+/// ``fetchCursor()``.
 ///
 /// ## Topics
 ///
@@ -23,6 +27,10 @@
 /// - ``where(_:)``
 /// - ``filter(_:)``
 /// - ``explain()``
+///
+/// ### Bounding a query
+/// - ``count(deadline:)``
+/// - ``evaluated(deadline:)``
 ///
 /// ### Ordering and cutting
 /// - ``sorted(byKeyPath:ascending:)``
@@ -47,6 +55,13 @@
 ///
 /// ### Crossing threads
 /// - ``freeze()``
+///
+/// ### Reading the objects, or the fault
+/// - ``fetchCount()``
+/// - ``fetchFirst()``
+/// - ``fetchAll()``
+/// - ``fetchCursor()``
+/// - ``ObjectCursor``
 ///
 /// ### Reading the objects
 /// - ``count``
@@ -113,18 +128,18 @@ public struct Results<Element: Object>: RandomAccessCollection {
     public var endIndex: Int { keys.count }
 
     /// The object at `position`.
+    ///
+    /// When a fault keeps the keys from being read (it is reported, and the count reads 0), an
+    /// object whose properties read as zero values stands in.
     public subscript(position: Int) -> Element {
-        object(keys.key(at: position), record: keys.record(at: position))
+        guard let key = keys.key(at: position) else {
+            return snapshot.placeholderObject(Element.self, binding: binding)
+        }
+        return object(key, record: keys.record(at: position))
     }
 
     private func object(_ key: [UInt8], record: RecordReader?) -> Element {
-        guard
-            let objectKey = key.withUnsafeBytes({
-                ObjectKeyCodec.decode($0, primaryKeyType: binding.primaryKey?.schema.type)
-            })
-        else {
-            preconditionFailure("A \(binding.schema.name) key in \(snapshot.catalog.path) is damaged.")
-        }
+        let objectKey = snapshot.objectKey(fromTableKey: key, of: binding)
         let object = snapshot.makeObject(Element.self, binding: binding, keyBytes: key, key: objectKey)
         if let record { object.accessor?.prime(with: record) }
         return object
@@ -165,6 +180,10 @@ public struct Results<Element: Object>: RandomAccessCollection {
 
 /// The table keys of a ``Results``, read once per snapshot on first use, and its count and first
 /// object, each also read once per snapshot when asked for before the keys.
+///
+/// Each answer has a form that cannot throw, which reports a fault and reads as empty (the rule in
+/// docs/ARCHITECTURE.md), and a throwing one (`fetch…`). A damaged record reads as an empty one in
+/// the first; the answer remembers it, and the second throws it.
 final class KeyList {
     private let snapshot: Snapshot
     private let binding: TypeBinding
@@ -174,8 +193,10 @@ final class KeyList {
     private var records: [RecordReader]?
     /// The snapshot generation `keys` belong to.
     private var generation: UInt64 = .max
-    private var knownCount: (generation: UInt64, count: Int)?
-    private var knownFirst: (generation: UInt64, key: [UInt8]?, record: RecordReader?)?
+    /// The damaged record the scan for `keys` read as empty, if it met one.
+    private var keysDamage: ObjDBError?
+    private var knownCount: (generation: UInt64, count: Int, damage: ObjDBError?)?
+    private var knownFirst: (generation: UInt64, key: [UInt8]?, record: RecordReader?, damage: ObjDBError?)?
 
     init(snapshot: Snapshot, binding: TypeBinding, query: PreparedQuery) {
         self.snapshot = snapshot
@@ -183,14 +204,22 @@ final class KeyList {
         self.query = query
     }
 
-    var count: Int {
+    /// The count, 0 when the snapshot cannot be read.
+    var count: Int { reportingFaults(orElse: 0) { try count(throwing: false) } }
+
+    /// The count, or the fault that kept it from being read.
+    func fetchCount() throws -> Int { try count(throwing: true) }
+
+    private func count(throwing: Bool) throws -> Int {
         let now = snapshot.generation
-        if generation == now { return keys.count }
-        if let known = knownCount, known.generation == now { return known.count }
-        let count = run("Counting") { reader in
+        if generation == now { return try answer(keys.count, damage: keysDamage, throwing) }
+        if let known = knownCount, known.generation == now {
+            return try answer(known.count, damage: known.damage, throwing)
+        }
+        let (count, damage) = try run(throwing) { reader in
             query.spec.isEverything ? try reader.source.count(of: binding) : try query.count(reader)
         }
-        knownCount = (now, count)
+        knownCount = (now, count, damage)
         return count
     }
 
@@ -201,19 +230,37 @@ final class KeyList {
         return first() == nil
     }
 
-    /// The first object's key and, when the scan read it, its record.
+    /// The first object's key and, when the scan read it, its record; `nil` when the snapshot cannot be read.
     func first() -> (key: [UInt8], record: RecordReader?)? {
+        reportingFaults(orElse: nil) { try first(throwing: false) }
+    }
+
+    /// The first object's key and record, or the fault that kept it from being read.
+    func fetchFirst() throws -> (key: [UInt8], record: RecordReader?)? { try first(throwing: true) }
+
+    private func first(throwing: Bool) throws -> (key: [UInt8], record: RecordReader?)? {
         let now = snapshot.generation
-        if generation == now { return keys.isEmpty ? nil : (keys[0], record(at: 0)) }
-        if let known = knownFirst, known.generation == now { return known.key.map { ($0, known.record) } }
-        if let known = knownCount, known.generation == now, known.count == 0 { return nil }
-        let found = run("Reading") { reader in try query.first(reader) }
-        knownFirst = (now, found?.key, found?.record)
+        if generation == now {
+            return try answer(keys.isEmpty ? nil : (keys[0], record(at: 0)), damage: keysDamage, throwing)
+        }
+        if let known = knownFirst, known.generation == now {
+            return try answer(known.key.map { ($0, known.record) }, damage: known.damage, throwing)
+        }
+        if let known = knownCount, known.generation == now, known.count == 0 {
+            return try answer(nil, damage: known.damage, throwing)
+        }
+        let (found, damage) = try run(throwing) { reader in try query.first(reader) }
+        knownFirst = (now, found?.key, found?.record, damage)
         return found
     }
 
-    func key(at position: Int) -> [UInt8] {
-        current()[position]
+    /// The key at `position`, or `nil` when the keys cannot be read (the fault is reported).
+    ///
+    /// - Precondition: `position` is below the count, when the keys were read.
+    func key(at position: Int) -> [UInt8]? {
+        let keys = current()
+        guard generation == snapshot.generation || position < keys.count else { return nil }
+        return keys[position]
     }
 
     /// The record at `position` read by the query's scan, if kept and still valid.
@@ -226,36 +273,103 @@ final class KeyList {
     func install(_ newKeys: KeyChunks) {
         keys = newKeys
         records = nil
+        keysDamage = nil
         generation = snapshot.generation
     }
 
     /// The keys as of the context's current snapshot, with the records the scan read, when kept.
     func currentWithRecords() -> (KeyChunks, [RecordReader]?) {
         let keys = current()
-        return (keys, records)
+        return (keys, generation == snapshot.generation ? records : nil)
     }
 
-    /// The keys as of the context's current snapshot.
+    /// The keys and records as ``currentWithRecords()`` reads them, or the fault.
+    func fetchCurrentWithRecords() throws -> (KeyChunks, [RecordReader]?) {
+        (try current(throwing: true), records)
+    }
+
+    /// The keys as of the context's current snapshot; none when the snapshot cannot be read.
     func current() -> KeyChunks {
+        reportingFaults(orElse: KeyChunks()) { try current(throwing: false) }
+    }
+
+    /// The keys as of the context's current snapshot, or the fault that kept them from being read.
+    func fetchCurrent() throws -> KeyChunks { try current(throwing: true) }
+
+    private func current(throwing: Bool) throws -> KeyChunks {
         let now = snapshot.generation
-        if generation != now {
-            let (matched, matchedRecords) = run("Reading") { reader in
-                query.spec.isEverything
-                    ? (KeyChunks(try reader.source.allKeys(in: binding)), nil) : try query.matchedKeys(reader)
-            }
-            keys = matched
-            records = matchedRecords
-            generation = now
+        if generation == now { return try answer(keys, damage: keysDamage, throwing) }
+        let ((matched, matchedRecords), damage) = try run(throwing) { reader in
+            query.spec.isEverything
+                ? (KeyChunks(try reader.source.allKeys(in: binding)), nil) : try query.matchedKeys(reader)
         }
+        keys = matched
+        records = matchedRecords
+        keysDamage = damage
+        generation = now
         return keys
     }
 
-    /// Runs `body` on the snapshot's current transaction; damaged records read as empty ones.
-    private func run<Answer>(_ what: String, _ body: (QueryReader) throws -> Answer) -> Answer {
+    /// The count, worked out within `budget` unless known for the snapshot (``count``'s answer).
+    /// Damaged records read as empty ones (each reported once); a fault, an expired deadline or a
+    /// cancellation throws and keeps nothing.
+    func count(within budget: QueryBudget) throws -> Int {
+        let now = snapshot.generation
+        if generation == now { return keys.count }
+        if let known = knownCount, known.generation == now { return known.count }
+        let (count, damage) = try run(false, budget: budget) { reader in
+            query.spec.isEverything ? try reader.source.count(of: binding) : try query.count(reader)
+        }
+        knownCount = (now, count, damage)
+        return count
+    }
+
+    /// Reads the keys for the snapshot within `budget`, unless they are known; a throw keeps none.
+    func load(within budget: QueryBudget) throws {
+        let now = snapshot.generation
+        guard generation != now else { return }
+        let ((matched, matchedRecords), damage) = try run(false, budget: budget) { reader in
+            query.spec.isEverything
+                ? (KeyChunks(try reader.source.allKeys(in: binding)), nil) : try query.matchedKeys(reader)
+        }
+        keys = matched
+        records = matchedRecords
+        keysDamage = damage
+        generation = now
+    }
+
+    /// Runs `body` on the snapshot's current transaction, within `budget` when given. A damaged
+    /// record throws; unless `throwing`, `body` then runs again reading damaged records as empty
+    /// ones (each reported once), and the damage comes back with the answer.
+    private func run<Answer>(
+        _ throwing: Bool, budget: QueryBudget? = nil, _ body: (QueryReader) throws -> Answer
+    ) throws -> (Answer, ObjDBError?) {
+        let source = try snapshot.source()
+        var reader = QueryReader(source: source, readsDamagedAsEmpty: false)
+        reader.budget = budget
         do {
-            return try body(QueryReader(source: try snapshot.source(), readsDamagedAsEmpty: true))
+            return (try body(reader), nil)
+        } catch let damage as ObjDBError where damage.code == .corruptRecord && !throwing {
+            var reading = QueryReader(source: source, readsDamagedAsEmpty: true)
+            reading.budget = budget
+            return (try body(reading), damage)
+        }
+    }
+
+    /// A known answer; a throwing read throws the damage it was read past instead.
+    private func answer<Answer>(_ answer: Answer, damage: ObjDBError?, _ throwing: Bool) throws -> Answer {
+        if throwing, let damage { throw damage }
+        return answer
+    }
+
+    /// `body`'s answer, or `empty` when a fault keeps it from being read: the fault is reported
+    /// once and nothing is kept, so the next read tries again.
+    private func reportingFaults<Answer>(orElse empty: Answer, _ body: () throws -> Answer) -> Answer {
+        do {
+            return try body()
         } catch {
-            preconditionFailure("\(what) \(binding.schema.name) failed: \(error)")
+            snapshot.report(error)
+            return empty
         }
     }
 }

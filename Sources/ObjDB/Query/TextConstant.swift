@@ -28,6 +28,11 @@ struct TextConstant {
 
     /// `value op constants` after folding `value`.
     func matches(_ value: UnsafeRawBufferPointer, _ op: FieldTest.Operator) -> Bool {
+        if op == .contains, options == .caseInsensitive, constants.count == 1,
+            let found = ASCIIFolding.contains(value, caseInsensitively: constants[0])
+        {
+            return found
+        }
         if Self.foldsASCII(options), Self.isASCII(value) {
             let lowercase = options.contains(.caseInsensitive)
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(value.count, 1)) { buffer in

@@ -48,7 +48,8 @@ final class DiscoveredType: Sendable {
     }
 
     /// The object key an unmanaged object's primary key gives, or `nil` for a class without one
-    /// (or one that cannot be stored).
+    /// (or one that cannot be stored: hashing an unmanaged object is no misuse, and opening a
+    /// database with such a class throws ``ObjDBError/invalidSchema(type:reason:)`` with the reason).
     static func primaryKey(of object: ObjectBase) -> ObjectKey? {
         guard let discovered = try? of(type(of: object)), let property = discovered.schema.primaryKey,
             let ordinal = discovered.propertyIndexByOrdinal.firstIndex(where: {
@@ -250,7 +251,11 @@ final class DiscoveredType: Sendable {
                     throw invalid("\(label) cannot be a primary key: use a non-optional Int64, Int, String or UUID")
                 }
             }
-            if let index = property.index, !property.isPrimaryKey {
+            if property.index == .fullText {
+                guard property.type == .string, property.collection == .single, !property.isPrimaryKey else {
+                    throw invalid("\(label) cannot have a full-text index: declare it on a String or String?")
+                }
+            } else if let index = property.index, !property.isPrimaryKey {
                 guard property.type.canBeIndexed, property.collection == .single else {
                     throw invalid("\(label) cannot have a\(index == .unique ? " unique" : "n") index")
                 }

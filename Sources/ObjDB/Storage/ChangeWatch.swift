@@ -89,6 +89,9 @@ extension Environment {
     /// - Returns: whether commits by other processes will log too (see ``ChangeWatch/start()``).
     func startWatchingChanges() throws -> Bool {
         let visible = changeWatch.start()
+        // A read-only open cannot begin a write to wait with: the caller trusts the log only from
+        // the commit after the one that may be in progress (``logTrustedAfter(_:)``).
+        if options.readOnly { return visible }
         // Any writer that looked before the lock was taken holds LMDB's write lock until it commits.
         do {
             let barrier = try beginWrite()
@@ -99,6 +102,17 @@ extension Environment {
             throw error
         }
         return visible
+    }
+
+    /// The version after which the log lists every commit, for a watch started with the last
+    /// committed version `last` read after ``startWatchingChanges()`` returned.
+    ///
+    /// A writer asks whether anyone watches when it begins (under LMDB's write lock). Read-write,
+    /// the watch waited out the write in progress, so every commit after `last` logs. Read-only it
+    /// cannot: the one write that may have begun before the watch was announced commits `last + 1`
+    /// at the latest, and every write after it begins after the announcement.
+    func logTrustedAfter(_ last: Int) -> Int {
+        options.readOnly ? last + 1 : last
     }
 
     func stopWatchingChanges() {

@@ -66,6 +66,23 @@ package final class Cursor {
         try move(MDB_SET_KEY, key: key)
     }
 
+    /// Moves to the previous value of the current key, or `nil` before its first value.
+    package func previousValueOfKey() throws -> CursorEntry? { try move(MDB_PREV_DUP) }
+
+    /// Moves to the first value of `key` that is at least `value` (``DatabaseOptions/duplicateSort``
+    /// only), or returns `nil` when `key` has none.
+    package func seek(_ key: UnsafeRawBufferPointer, valueAtLeast value: UnsafeRawBufferPointer) throws
+        -> CursorEntry?
+    {
+        transaction.checkUsable("cursor move")
+        var keyValue = MDB_val(key)
+        var dataValue = MDB_val(value)
+        let code = mdb_cursor_get(pointer, &keyValue, &dataValue, MDB_GET_BOTH_RANGE)
+        if code == MDB_NOTFOUND { return nil }
+        try transaction.check(code, "mdb_cursor_get")
+        return CursorEntry(key: keyValue.bytes, value: dataValue.bytes)
+    }
+
     /// The entry the cursor stands on.
     package func current() throws -> CursorEntry? { try move(MDB_GET_CURRENT) }
 

@@ -76,13 +76,12 @@ public struct FrozenResults<Element: Object>: RandomAccessCollection, Sendable {
     /// The position after the last object.
     public var endIndex: Int { keys.count }
 
-    /// The object at `position`.
+    /// The object at `position`. A damaged key is reported to ``Configuration/faultHandler``;
+    /// the object still reads its record.
     public subscript(position: Int) -> Frozen<Element> {
         let snapshot = view.snapshot
         let binding = Self.binding(in: snapshot)
-        guard let key = binding.objectKey(fromTableKey: keys[position]) else {
-            preconditionFailure("A \(binding.schema.name) key in \(snapshot.catalog.path) is damaged.")
-        }
+        let key = snapshot.objectKey(fromTableKey: keys[position], of: binding)
         let object = snapshot.makeObject(Element.self, binding: binding, keyBytes: keys[position], key: key)
         return Frozen(object)
     }

@@ -43,7 +43,7 @@ extension ThreadSafeReference where Confined: Object {
     ///
     /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object.
     public convenience init(to object: Confined) throws {
-        guard let accessor = object.accessor, accessor.owner == nil, accessor.isValid else {
+        guard let accessor = object.accessor, accessor.owner == nil, try accessor.exists() else {
             throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Confined.self))
         }
         let snapshot = accessor.snapshot
@@ -106,6 +106,6 @@ extension Results {
     /// An immutable snapshot of these results at the view's version, readable from any thread.
     public func freeze() throws -> FrozenResults<Element> {
         let view = try ReadView(snapshot: snapshot).freeze()
-        return FrozenResults(view: view, keys: keyList.current())
+        return FrozenResults(view: view, keys: try keyList.fetchCurrent())
     }
 }

@@ -88,4 +88,7 @@ public enum IndexKind: String, Codable, Sendable, Hashable {
     case regular
     /// Values must be distinct; a duplicate fails the write with ``ObjDBError/uniqueConstraintViolated(type:property:value:)``.
     case unique
+    /// The words of a `String` or `String?`, for `TEXT` queries and ranked search (see ``Persisted``'s
+    /// `indexed: .fullText`). Its postings are written in the same transaction as the object.
+    case fullText
 }

@@ -47,7 +47,9 @@ public enum TwitterCredentials: Sendable, Hashable {
 ///
 /// The names, in the environment or as `NAME=value` lines of the file (`#` starts a comment):
 /// `TWITTER_CONSUMER_KEY`, `TWITTER_CONSUMER_SECRET`, `TWITTER_ACCESS_TOKEN`,
-/// `TWITTER_ACCESS_TOKEN_SECRET` (user context), `TWITTER_BEARER_TOKEN` (app-only), `NYT_API_KEY`.
+/// `TWITTER_ACCESS_TOKEN_SECRET` (user context), `TWITTER_BEARER_TOKEN` (app-only), `NYT_API_KEY`;
+/// for X API v2 also `X_USER_ACCESS_TOKEN` (an OAuth 2.0 user-context access token) and
+/// `X_BEARER_TOKEN` (app-only; `TWITTER_BEARER_TOKEN` serves when it is absent).
 /// The file is `$OBJDB_SYNC_CREDENTIALS`, or `~/.config/objdb-sync/credentials`; one that its
 /// group or others may read, or that another user owns, is refused.
 public struct SyncCredentials: Sendable, Hashable {
@@ -55,17 +57,21 @@ public struct SyncCredentials: Sendable, Hashable {
     public var twitter: TwitterCredentials?
     /// The NYT API key (`api-key`).
     public var nytAPIKey: Secret?
+    /// X API v2's credentials: the OAuth 2.0 user access token when given, else the OAuth 1.0a
+    /// keys, else an app-only bearer token.
+    public var x: XCredentials?
 
     /// Credentials of these values.
-    public init(twitter: TwitterCredentials? = nil, nytAPIKey: Secret? = nil) {
+    public init(twitter: TwitterCredentials? = nil, nytAPIKey: Secret? = nil, x: XCredentials? = nil) {
         self.twitter = twitter
         self.nytAPIKey = nytAPIKey
+        self.x = x
     }
 
     /// The names read, in the environment or the file.
     public static let variableNames = [
         "TWITTER_CONSUMER_KEY", "TWITTER_CONSUMER_SECRET", "TWITTER_ACCESS_TOKEN", "TWITTER_ACCESS_TOKEN_SECRET",
-        "TWITTER_BEARER_TOKEN", "NYT_API_KEY",
+        "TWITTER_BEARER_TOKEN", "NYT_API_KEY", "X_USER_ACCESS_TOKEN", "X_BEARER_TOKEN",
     ]
 
     /// Reads the credentials file (when present), then the environment, which wins name by name.
@@ -102,6 +108,18 @@ public struct SyncCredentials: Sendable, Hashable {
         return twitter
     }
 
+    /// X API v2's credentials, or an error that says how to give them.
+    public func requireX() throws -> XCredentials {
+        guard let x else {
+            throw SyncError(
+                .credentials,
+                "no X API credentials: set X_USER_ACCESS_TOKEN (an OAuth 2.0 user access token) or X_BEARER_TOKEN "
+                    + "(app-only; user and search only), or the four TWITTER_* OAuth 1.0a keys, in the environment "
+                    + "or the credentials file")
+        }
+        return x
+    }
+
     /// The NYT API key, or an error that says how to give it.
     public func requireNYTAPIKey() throws -> Secret {
         guard let nytAPIKey else {
@@ -125,6 +143,13 @@ public struct SyncCredentials: Sendable, Hashable {
             throw SyncError(.credentials, "incomplete Twitter OAuth credentials: \(missing) not set")
         }
         nytAPIKey = values["NYT_API_KEY"].map(Secret.init)
+        if let token = values["X_USER_ACCESS_TOKEN"] {
+            x = .user(accessToken: Secret(token))
+        } else if case .user(let keys) = twitter {
+            x = .oauth1(keys)
+        } else if let bearer = values["X_BEARER_TOKEN"] ?? values["TWITTER_BEARER_TOKEN"] {
+            x = .app(bearerToken: Secret(bearer))
+        }
     }
 
     private static func defaultFilePath(environment: [String: String]) -> String? {
@@ -154,7 +179,13 @@ public struct SyncCredentials: Sendable, Hashable {
                     + "run chmod 600 \(path)")
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-        let text = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+        let contents: Data?
+        do {
+            contents = try handle.readToEnd()
+        } catch {
+            throw SyncError(.credentials, "cannot read the credentials file \(path): \(error)")
+        }
+        let text = String(decoding: contents ?? Data(), as: UTF8.self)
         var values: [String: String] = [:]
         for line in text.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -19,6 +19,15 @@ package struct TwitterPayloadGenerator {
         package let name: String
         package let followers: Int
         package let createdAt: Date
+
+        /// An account of these values.
+        package init(id: Int64, screenName: String, name: String, followers: Int, createdAt: Date) {
+            self.id = id
+            self.screenName = screenName
+            self.name = name
+            self.followers = followers
+            self.createdAt = createdAt
+        }
     }
 
     private var random: SeededRandom

@@ -35,6 +35,11 @@ public struct ImportSummary: Sendable, Hashable, CustomStringConvertible {
     /// The counts, by type name (the name the store and `objdb-inspect` use).
     public private(set) var countsByType: [String: Counts] = [:]
 
+    /// What the API reported beside the data of a page that still imported, in payload order: X API
+    /// v2's partial errors (a post deleted, or not visible to the caller), each with its problem type
+    /// as the code. They fail nothing.
+    public var partialErrors: [SyncError.APIMessage] = []
+
     /// An empty summary.
     public init() {}
 
@@ -65,16 +70,19 @@ public struct ImportSummary: Sendable, Hashable, CustomStringConvertible {
             sum.skipped += counts.skipped
             self[name] = sum
         }
+        partialErrors += other.partialErrors
     }
 
-    /// `Type: n inserted, n updated, n unchanged` per type, sorted by name.
+    /// `Type: n inserted, n updated, n unchanged` per type, sorted by name, then the partial errors' count.
     public var description: String {
-        if countsByType.isEmpty { return "nothing imported" }
+        let errors =
+            partialErrors.isEmpty ? "" : "; \(partialErrors.count) partial error\(partialErrors.count == 1 ? "" : "s")"
+        if countsByType.isEmpty { return "nothing imported" + errors }
         return typeNames.map { name in
             let counts = self[name]
             var text = "\(name): \(counts.inserted) inserted, \(counts.updated) updated, \(counts.unchanged) unchanged"
             if counts.skipped > 0 { text += ", \(counts.skipped) skipped" }
             return text
-        }.joined(separator: "; ")
+        }.joined(separator: "; ") + errors
     }
 }

@@ -143,6 +143,23 @@ public final class JSONImportSession {
         if outcome != .unchanged { changeCount += 1 }
     }
 
+    /// Counts a write made directly through ``transaction`` to the object of `type` whose primary
+    /// key is `key`: into the object's own count when the session upserted it (so it counts once),
+    /// else as ``record(_:typeName:key:)`` does.
+    func recordDirectWrite<Target: Object>(
+        _ outcome: WriteTransaction.UpsertOutcome, to type: Target.Type, key: AnyHashable, typeName: String,
+        objectKey: ObjectKey
+    ) {
+        let typeID = ObjectIdentifier(type)
+        guard var entry = objects[typeID]?[key] else {
+            record(outcome, typeName: typeName, key: objectKey)
+            return
+        }
+        entry.outcome = Self.combine(entry.outcome, outcome)
+        objects[typeID]![key] = entry
+        if outcome != .unchanged { changeCount += 1 }
+    }
+
     /// What the session did so far, per type.
     public var summary: ImportSummary {
         var summary = ImportSummary()

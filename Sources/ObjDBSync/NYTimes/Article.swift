@@ -16,11 +16,11 @@ public final class Article: Object {
     /// The article's page.
     @Persisted public var webURL = ""
     /// The main headline.
-    @Persisted public var headline = ""
+    @Persisted(indexed: .fullText) public var headline = ""
     /// The first paragraph.
-    @Persisted public var leadParagraph: String?
+    @Persisted(indexed: .fullText) public var leadParagraph: String?
     /// The abstract.
-    @Persisted public var abstract: String?
+    @Persisted(indexed: .fullText) public var abstract: String?
     /// The snippet search results show.
     @Persisted public var snippet: String?
     /// When it was published.

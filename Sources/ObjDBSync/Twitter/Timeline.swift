@@ -8,9 +8,10 @@ import ObjDB
 /// ```
 ///
 /// Entries are the statuses the timeline's pages held at their top level, kept ordered by ID,
-/// descending, without repeats. ``newestId`` and ``oldestId`` are their first and last IDs: the
-/// `since_id` and `max_id` cursors for paging. A retweeted original or a quoted tweet is stored
-/// beside its retweet but is never an entry, so it never moves a cursor.
+/// descending, without repeats, whichever API (v1.1 or X v2) the pages came from. ``newestId`` and
+/// ``oldestId`` are their first and last IDs: the `since_id` and `max_id` (v2: `until_id`) cursors
+/// for paging. A retweeted original or a quoted tweet is stored beside its retweet but is never an
+/// entry, so it never moves a cursor; an edited post is an entry once, as its newest version.
 ///
 /// ``gaps`` are the ID ranges between ``oldestId`` and ``newestId`` that a ``TimelineLoader``
 /// has not fetched yet (a load stopped at its page limit or by an error): every status of the
@@ -49,7 +50,8 @@ public final class Timeline: Object {
 }
 
 /// A range of IDs a timeline may be missing: statuses above ``sinceId`` and at most ``maxId``,
-/// exactly the `since_id` and `max_id` of the request that fills it.
+/// exactly the `since_id` and `max_id` of the v1.1 request that fills it (v2's `until_id` is
+/// ``maxId`` + 1).
 public final class TimelineGap: EmbeddedObject {
     /// The highest ID below the gap that the timeline holds: the request's `since_id`.
     @Persisted public var sinceId: Int64 = 0

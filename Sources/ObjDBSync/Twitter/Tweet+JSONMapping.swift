@@ -19,6 +19,12 @@ extension Tweet {
         $0.map(\.urls, "entities.urls", using: TweetURL.jsonMapping)
         $0.map(\.mentions, "entities.user_mentions", using: TweetMention.jsonMapping)
         $0.map(\.media, ["extended_entities.media", "entities.media"], using: TweetMedia.jsonMapping)
+        $0.map(\.inReplyToUserId, ["in_reply_to_user_id_str", "in_reply_to_user_id"], .integerOrString)
+        $0.map(\.retweetedStatusId, ["retweeted_status.id_str", "retweeted_status.id"], .integerOrString)
+        $0.map(\.quotedStatusId, ["quoted_status_id_str", "quoted_status_id"], .integerOrString)
+        $0.map(\.replyCount, "reply_count")
+        $0.map(\.quoteCount, "quote_count")
+        $0.map(\.possiblySensitive, "possibly_sensitive")
     }
 }
 
@@ -34,6 +40,10 @@ extension TwitterUser {
         $0.map(\.statusesCount, "statuses_count")
         $0.map(\.verified, "verified")
         $0.map(\.createdAt, "created_at", .twitterDate)
+        $0.map(\.bio, "description")
+        $0.map(\.location, "location")
+        $0.map(\.isProtected, "protected")
+        $0.map(\.listedCount, "listed_count")
     }
 
     /// How a mention maps onto a partial user: ID, name and screen name. Used with
@@ -79,5 +89,6 @@ extension TweetMedia {
         $0.map(\.expandedURL, "expanded_url")
         $0.map(\.width, "sizes.large.w")
         $0.map(\.height, "sizes.large.h")
+        $0.map(\.altText, "ext_alt_text")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import ObjDB
 
-/// A status of Twitter's API v1.1, as the Twitter importer stores it.
+/// A post (a status of Twitter's API v1.1, a post of X API v2), as the importers store it: both
+/// APIs' copies of one post land on the same object, by its ID.
 ///
 /// ```swift
 /// let newest = try db.view().objects(Tweet.self).sorted(byKeyPath: "id", ascending: false).limit(10)
@@ -10,12 +11,12 @@ import ObjDB
 ///
 /// The type and property names are a contract that scripts and `objdb-inspect` users rely on.
 /// A retweet links the original (``retweetedStatus``), a quote the quoted tweet (``quotedStatus``):
-/// each is a `Tweet` of its own. The mapping is ``jsonMapping``.
+/// each is a `Tweet` of its own. The mappings are ``jsonMapping`` (v1.1) and ``xMapping`` (v2).
 public final class Tweet: Object {
     /// The status ID, exact from `id_str` (IDs exceed 2⁵³, so never through `Double`).
     @Persisted(primaryKey: true) public var id: Int64
     /// The text: `full_text` in extended mode, else `text`.
-    @Persisted public var text = ""
+    @Persisted(indexed: .fullText) public var text = ""
     /// When the status was posted.
     @Persisted(indexed: true) public var createdAt = Date(timeIntervalSince1970: 0)
     /// The author.
@@ -44,6 +45,33 @@ public final class Tweet: Object {
     @Persisted public var media: List<TweetMedia>
     /// The timelines that hold this status as an entry of their own.
     @Persisted(originProperty: "entries") public var timelines: LinkingObjects<Timeline>
+
+    // Since X API v2 (#31); v1.1 fills them where its payloads have the field.
+
+    /// The ID of the first post of the conversation (thread) this one belongs to.
+    @Persisted public var conversationId: Int64?
+    /// The author of the post this one replies to.
+    @Persisted public var inReplyToUserId: Int64?
+    /// The post this one replies to, when the payload included it or the store held it.
+    @Persisted public var inReplyTo: Tweet?
+    /// The retweeted post's ID, also when the payload did not include the post itself.
+    @Persisted public var retweetedStatusId: Int64?
+    /// The quoted post's ID, also when the payload did not include the post itself.
+    @Persisted public var quotedStatusId: Int64?
+    /// How often it was replied to, when the API said.
+    @Persisted public var replyCount: Int?
+    /// How often it was quoted, when the API said.
+    @Persisted public var quoteCount: Int?
+    /// The IDs of every version of an edited post, oldest first: the last is the newest version.
+    /// One ID for a post never edited; empty when the API did not say.
+    @Persisted public var editHistoryIds: List<Int64>
+    /// Whether the API flagged a link in it as possibly sensitive.
+    @Persisted public var possiblySensitive: Bool?
+    /// Whether ``text`` is a long post's full text (v2's `note_tweet`), beyond 280 characters.
+    @Persisted public var isLongPost = false
+
+    /// Whether a newer version of this post exists: the edit history names a later ID.
+    public var isSupersededByEdit: Bool { editHistoryIds.last.map { $0 != id } ?? false }
 }
 
 /// A link in a tweet's text (`entities.urls`).
@@ -94,4 +122,17 @@ public final class TweetMedia: EmbeddedObject {
     @Persisted public var width: Int?
     /// The large size's height in pixels.
     @Persisted public var height: Int?
+
+    // Since X API v2 (#31).
+
+    /// v2's `media_key` (`3_1425855816016416775`: the type, then the media ID).
+    @Persisted public var mediaKey: String?
+    /// A video's or GIF's still image (v2's `preview_image_url`).
+    @Persisted public var previewImageURL: String?
+    /// A video's length in milliseconds.
+    @Persisted public var durationMs: Int?
+    /// The description the author gave for people who cannot see the image.
+    @Persisted public var altText: String?
+    /// A video's view count, when the API said.
+    @Persisted public var viewCount: Int?
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A Twitter API v1.1 timeline to fetch: where it lives and which ``Timeline`` it fills.
 public enum TwitterEndpoint: Sendable, Hashable {
@@ -63,13 +62,11 @@ public final class TwitterClient: Sendable {
     /// Where requests go: ``defaultBaseURL``, or a test server's.
     public let baseURL: URL
     /// What to do at the rate limit.
-    public let rateLimitPolicy: RateLimitPolicy
+    public var rateLimitPolicy: RateLimitPolicy { requester.rateLimitPolicy }
     /// How long each request may take.
-    public let timeout: Duration
+    public var timeout: Duration { requester.timeout }
     private let credentials: TwitterCredentials
-    private let transport: any HTTPTransport
-    /// When the last response said the limit is used up: the reset time.
-    private let exhaustedUntil = Mutex<Date?>(nil)
+    private let requester: RateLimitedRequester
 
     /// A client signing with `credentials`, sending through `transport` to `baseURL`.
     public init(
@@ -79,9 +76,9 @@ public final class TwitterClient: Sendable {
     ) {
         self.credentials = credentials
         self.baseURL = baseURL
-        self.transport = transport
-        self.rateLimitPolicy = rateLimitPolicy
-        self.timeout = timeout
+        requester = RateLimitedRequester(
+            apiName: "Twitter API", transport: transport, rateLimitPolicy: rateLimitPolicy, timeout: timeout,
+            bodyError: twitterAPIError(in:))
     }
 
     /// Fetches one page of `endpoint`: statuses with IDs above `sinceID` and at most `maxID`,
@@ -103,54 +100,6 @@ public final class TwitterClient: Sendable {
     func get(_ path: String, parameters: [(name: String, value: String)]) async throws -> Data {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         components.percentEncodedQuery = queryString(parameters)
-        var request = HTTPRequest(url: components.url!, timeout: timeout)
-        var attempt = 0
-        while true {
-            attempt += 1
-            if let reset = exhaustedUntil.withLock({ $0 }), reset > Date() {
-                try await waitOrThrow(
-                    SyncError(
-                        .rateLimited,
-                        "the Twitter API's rate limit is used up until \(reset) (x-rate-limit-remaining: 0)",
-                        rateLimitReset: reset), reset: reset)
-            }
-            request.headers["Authorization"] = credentials.authorization(for: request)
-            request.headers["Accept"] = "application/json"
-            let response = try await transport.send(request)
-            let limits = RateLimitHeaders(response)
-            exhaustedUntil.withLock { $0 = limits.remaining == 0 ? limits.reset : nil }
-            if (200..<300).contains(response.statusCode) { return response.body }
-            let error = Self.error(in: response, request: request, limits: limits)
-            guard error.code == .rateLimited, attempt < 3 else { throw error }
-            try await waitOrThrow(error, reset: error.rateLimitReset)
-        }
-    }
-
-    /// Sleeps until `reset` when the policy allows it, else throws `error`.
-    private func waitOrThrow(_ error: SyncError, reset: Date?) async throws {
-        guard case .wait(let maximum) = rateLimitPolicy, let reset, reset.timeIntervalSinceNow <= maximum.seconds
-        else { throw error }
-        try await sleep(until: reset)
-        exhaustedUntil.withLock { $0 = nil }
-    }
-
-    /// The typed error of a response of failure.
-    private static func error(in response: HTTPResponse, request: HTTPRequest, limits: RateLimitHeaders) -> SyncError {
-        let status = response.statusCode
-        let bodyError = (try? JSONDocument(response.body)).flatMap { twitterAPIError(in: $0.root) }
-        if status == 429 || bodyError?.code == .rateLimited {
-            let said = bodyError.map { ": " + $0.apiMessages.map(\.description).joined(separator: "; ") } ?? ""
-            let until = limits.reset.map { " until \($0)" } ?? ""
-            return SyncError(
-                .rateLimited, "the Twitter API's rate limit was reached\(until) (HTTP \(status))\(said)",
-                apiMessages: bodyError?.apiMessages ?? [], httpStatus: status, rateLimitReset: limits.reset)
-        }
-        if let bodyError {
-            return SyncError(
-                .apiError, "\(bodyError.message) (HTTP \(status))", apiMessages: bodyError.apiMessages,
-                httpStatus: status)
-        }
-        return SyncError(
-            .httpStatus, "\(request.method) \(request.redactedURL) answered HTTP \(status)", httpStatus: status)
+        return try await requester.get(components.url!) { credentials.authorization(for: $0) }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import ObjDB
 
-/// Imports Twitter API v1.1 response bodies into a store: timelines, searches and users.
+/// Imports Twitter API v1.1 response bodies into a store: timelines, searches and users. X API v2
+/// bodies go through ``XImporter``, into the same models.
 ///
 /// ```swift
 /// let db = try Database(path: "twitter.objdb", types: TwitterImporter.modelTypes)
@@ -52,11 +53,7 @@ public struct TwitterImporter: Sendable {
     /// `editGaps` (given the page's own status IDs): a load that stops after any page leaves its
     /// gap recorded.
     func importPage(_ data: Data, timeline: String?, editingGaps editGaps: GapEdit?) throws -> TwitterPage {
-        if let timeline, !Timeline.isValidName(timeline) {
-            throw SyncError(
-                .invalidArgument,
-                "'\(timeline)' is not a timeline name: use home, mentions, user:NAME or search:QUERY")
-        }
+        try Timeline.validate(timeline)
         let document = try JSONDocument(data)
         let payload = try TwitterPayload(document.root)
         let ((statusIDs, timelineName), summary) = try database.importJSON(document) {
@@ -68,7 +65,9 @@ public struct TwitterImporter: Sendable {
                     if let tweet = try session.upsert(status, using: Tweet.jsonMapping) { ids.append(tweet.id) }
                 }
                 guard let name = timeline ?? searchQuery.map(Timeline.name(search:)) else { return (ids, nil) }
-                try Self.merge(ids, intoTimeline: name, editingGaps: editGaps, in: session)
+                let facts = TimelinePageFacts(statusIDs: ids)
+                try Timeline.merge(
+                    ids, into: name, editingGaps: editGaps.map { edit in { edit($0, facts) } }, in: session)
                 return (ids, name)
             case .user(let json):
                 guard let user = try session.upsert(json, using: TwitterUser.jsonMapping) else { return ([], nil) }
@@ -84,84 +83,32 @@ public struct TwitterImporter: Sendable {
         }
         return TwitterPage(statusIDs: statusIDs, timeline: timelineName, summary: summary)
     }
-
-    /// Adds `ids` to the timeline `name` (creating it), keeping its entries ordered by ID, descending.
-    ///
-    /// Reads and writes the entries as stored links, so a long timeline costs no object per entry.
-    private static func merge(
-        _ ids: [Int64], intoTimeline name: String, editingGaps editGaps: GapEdit?, in session: JSONImportSession
-    ) throws {
-        let transaction = session.transaction
-        let key = ObjectKey.string(name)
-        let stored = try transaction.dynamicObjects("Timeline").first { $0.objectKey == key }
-        var old: [Int64] = []
-        if let stored, case .list(let links) = try stored.value(forKey: "entries") {
-            old = links.compactMap { link in
-                guard case .link(_, .int(let id)) = link else { return nil }
-                return id
-            }
-        }
-        var merged = old
-        let known = Set(old)
-        var added = Set<Int64>()
-        for id in ids where !known.contains(id) && added.insert(id).inserted { merged.append(id) }
-        if !added.isEmpty || !merged.elementsEqual(merged.sorted(by: >)) { merged.sort(by: >) }
-        let newest = merged.first.map { StoredValue.int($0) } ?? .null
-        let oldest = merged.last.map { StoredValue.int($0) } ?? .null
-        var oldGaps: [TimelineGapRange] = []
-        if let stored, case .list(let gaps) = try stored.value(forKey: "gaps") {
-            oldGaps = gaps.compactMap(TimelineGapRange.init)
-        }
-        let gaps = editGaps.map { $0(oldGaps, ids) } ?? oldGaps
-        if let stored, merged == old, gaps == oldGaps, stored["newestId"] == newest, stored["oldestId"] == oldest {
-            session.record(.unchanged, typeName: "Timeline", key: key)
-            return
-        }
-        do {
-            try transaction.dynamicCreate(
-                "Timeline",
-                value: [
-                    "name": name, "entries": StoredValue.list(merged.map { .link(type: "Tweet", key: .int($0)) }),
-                    "newestId": newest, "oldestId": oldest, "gaps": StoredValue.list(gaps.map(\.storedValue)),
-                ], update: .modified)
-        } catch {
-            throw SyncError(.store, "the store refused timeline \(name): \(error)", underlyingError: error)
-        }
-        session.record(stored == nil ? .inserted : .updated, typeName: "Timeline", key: key)
-    }
 }
 
-/// Rewrites a timeline's gaps, given them and a page's own status IDs.
-typealias GapEdit = @Sendable (_ gaps: [TimelineGapRange], _ pageIDs: [Int64]) -> [TimelineGapRange]
-
-/// A ``TimelineGap`` as a value: IDs above `sinceID`, at most `maxID`.
-struct TimelineGapRange: Hashable, Sendable {
-    var sinceID: Int64
-    var maxID: Int64
-
-    init(sinceID: Int64, maxID: Int64) {
-        self.sinceID = sinceID
-        self.maxID = maxID
-    }
-
-    init?(_ value: StoredValue) {
-        guard case .embedded(let fields) = value, case .int(let since)? = fields["sinceId"],
-            case .int(let max)? = fields["maxId"]
-        else { return nil }
-        self.init(sinceID: since, maxID: max)
-    }
-
-    var storedValue: StoredValue { .embedded(["sinceId": .int(sinceID), "maxId": .int(maxID)]) }
-}
-
-/// What importing one Twitter response did.
+/// What importing one Twitter (v1.1) or X (v2) response did.
 public struct TwitterPage: Sendable, Hashable {
     /// The IDs of the page's own statuses (not retweeted or quoted ones), in the payload's order.
     public let statusIDs: [Int64]
     /// The timeline the statuses joined, if any.
     public let timeline: String?
-    /// The inserted, updated and unchanged objects per type.
+    /// The inserted, updated and unchanged objects per type, and a v2 page's partial errors.
     public let summary: ImportSummary
+    /// X API v2's `meta.next_token`: there are more (older) results, asked for with it as the
+    /// `pagination_token`. Always `nil` for v1.1.
+    public let nextToken: String?
+    /// X API v2's `meta.previous_token`, for newer results within the same query.
+    public let previousToken: String?
+
+    init(
+        statusIDs: [Int64], timeline: String?, summary: ImportSummary, nextToken: String? = nil,
+        previousToken: String? = nil
+    ) {
+        self.statusIDs = statusIDs
+        self.timeline = timeline
+        self.summary = summary
+        self.nextToken = nextToken
+        self.previousToken = previousToken
+    }
 
     /// The highest ID on the page: the `since_id` of a request for newer statuses.
     public var newestID: Int64? { statusIDs.max() }

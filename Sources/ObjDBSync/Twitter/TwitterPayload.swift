@@ -17,6 +17,13 @@ enum TwitterPayload {
         case .array:
             self = .statuses(root, searchQuery: nil)
         case .object:
+            if root["data"] != nil || root["includes"] != nil || root["meta"] != nil {
+                let keys = root.members.prefix(8).map(\.key).joined(separator: ", ")
+                throw SyncError(
+                    .unexpectedPayload,
+                    "not a Twitter API v1.1 payload: an object with \(keys) is an X API v2 body; import it with "
+                        + "XImporter (objdb-sync import x)")
+            }
             if let error = twitterAPIError(in: root) { throw error }
             if let statuses = root["statuses"] {
                 guard statuses.kind == .array else {

@@ -34,6 +34,7 @@ final class SyncStore {
     }
 
     var twitter: TwitterImporter { TwitterImporter(database: database) }
+    var x: XImporter { XImporter(database: database) }
     var nyt: NYTImporter { NYTImporter(database: database) }
 
     /// How many objects of each stored type there are.

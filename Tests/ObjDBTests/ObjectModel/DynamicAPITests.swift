@@ -54,7 +54,7 @@ struct DynamicAPITests {
         #expect(throws: ObjDBError.unknownType("Toot")) { try view.dynamicObjects("Toot") }
         let tweet = try #require(try view.dynamicObjects("Tweet").first)
         #expect(throws: ObjDBError.unknownProperty(type: "Tweet", property: "body")) { try tweet.value(forKey: "body") }
-        #expect(tweet["body"] == .null)
+        #expect(tweet.objectSchema["body"] == nil)
     }
 
     @Test func aReadOnlyOpenReadsButRefusesWrites() throws {

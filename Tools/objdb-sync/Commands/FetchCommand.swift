@@ -5,11 +5,13 @@ import ObjDBSync
 import Synchronization
 import ToolSupport
 
-/// `objdb-sync twitter …` and `objdb-sync nyt search …`: fetches over HTTP into a store, each
-/// page in a write transaction of its own, with the summary and exit codes of `import`.
+/// `objdb-sync twitter …`, `objdb-sync x …` and `objdb-sync nyt search …`: fetches over HTTP
+/// into a store, each page in a write transaction of its own, with the summary and exit codes of
+/// `import`.
 struct FetchCommand {
     enum Source {
         case twitter(TwitterEndpoint, older: Bool)
+        case x(XEndpoint, older: Bool)
         case nyt(ArticleSearchQuery, delay: Duration)
     }
 
@@ -32,21 +34,30 @@ struct FetchCommand {
             baseURL = nil
         }
         switch service {
-        case "twitter":
-            let endpoint: TwitterEndpoint
+        case "twitter", "x":
+            let timeline: (kind: String, argument: String?)
             switch (words.first, words.count) {
-            case ("home", 1): endpoint = .home
-            case ("mentions", 1): endpoint = .mentions
-            case ("user", 2) where !words[1].isEmpty: endpoint = .user(words[1])
-            case ("search", 2) where !words[1].isEmpty: endpoint = .search(words[1])
-            default: throw UsageError("twitter takes home, mentions, user NAME or search QUERY")
+            case ("home", 1): timeline = ("home", nil)
+            case ("mentions", 1): timeline = ("mentions", nil)
+            case ("user", 2) where !words[1].isEmpty: timeline = ("user", words[1])
+            case ("search", 2) where !words[1].isEmpty: timeline = ("search", words[1])
+            default: throw UsageError("\(service) takes home, mentions, user NAME or search QUERY")
             }
             if arguments.has("newer") && arguments.has("older") {
                 throw UsageError("--newer and --older exclude each other")
             }
             let older = arguments.has("older")
             pages = try arguments.integer("pages", default: older ? 1 : 10)
-            source = .twitter(endpoint, older: older)
+            switch (service, timeline.kind, timeline.argument) {
+            case ("x", "home", _): source = .x(.home, older: older)
+            case ("x", "mentions", _): source = .x(.mentions, older: older)
+            case ("x", "user", let name?): source = .x(.user(name), older: older)
+            case ("x", _, let query?): source = .x(.search(query), older: older)
+            case (_, "home", _): source = .twitter(.home, older: older)
+            case (_, "mentions", _): source = .twitter(.mentions, older: older)
+            case (_, "user", let name?): source = .twitter(.user(name), older: older)
+            case (_, _, let query): source = .twitter(.search(query ?? ""), older: older)
+            }
         default:
             guard words.first == "search", words.count == 2, !words[1].isEmpty else {
                 throw UsageError("nyt takes search QUERY")
@@ -76,23 +87,26 @@ struct FetchCommand {
             printError("objdb-sync: cannot open \(store): \(error)")
             return .failure
         }
-        let progress = ProgressBar(total: pages, noun: isTwitter ? "tweets" : "articles", unit: "pages")
+        let progress = ProgressBar(total: pages, noun: isTimeline ? "posts" : "articles", unit: "pages")
         let outcome = runBlocking { [source, pages, baseURL] () async throws -> (Int, Int, ImportSummary) in
+            let report: @Sendable (TimelineLoad) -> Void = { load in
+                progress.update(done: load.pages, current: "page \(load.pages)", items: load.statusCount)
+            }
+            let loader: TimelineLoader
+            let older: Bool
             switch source {
-            case .twitter(let endpoint, let older):
+            case .twitter(let endpoint, let isOlder):
                 let client = TwitterClient(
                     credentials: try credentials.requireTwitter(), baseURL: baseURL ?? TwitterClient.defaultBaseURL)
-                let loader = TimelineLoader(
+                loader = TimelineLoader(
                     endpoint, client: client, importer: TwitterImporter(database: database),
                     pageSize: endpoint.isSearch ? 100 : 200)
-                let report: @Sendable (TimelineLoad) -> Void = { load in
-                    progress.update(done: load.pages, current: "page \(load.pages)", items: load.statusCount)
-                }
-                let load =
-                    older
-                    ? try await loader.loadOlder(pages: pages, progress: report)
-                    : try await loader.loadNewer(maxPages: pages, progress: report)
-                return (load.pages, load.gapsLeft, load.summary)
+                older = isOlder
+            case .x(let endpoint, let isOlder):
+                let client = XClient(
+                    credentials: try credentials.requireX(), baseURL: baseURL ?? XClient.defaultBaseURL)
+                loader = TimelineLoader(endpoint, client: client, importer: XImporter(database: database))
+                older = isOlder
             case .nyt(let search, let delay):
                 let client = NYTClient(
                     apiKey: try credentials.requireNYTAPIKey(), baseURL: baseURL ?? NYTClient.defaultBaseURL,
@@ -108,6 +122,11 @@ struct FetchCommand {
                 }
                 return (load.pages, 0, load.summary)
             }
+            let load =
+                older
+                ? try await loader.loadOlder(pages: pages, progress: report)
+                : try await loader.loadNewer(maxPages: pages, progress: report)
+            return (load.pages, load.gapsLeft, load.summary)
         }
         progress.clear()
         switch outcome {
@@ -124,13 +143,13 @@ struct FetchCommand {
         }
     }
 
-    private var isTwitter: Bool {
-        if case .twitter = source { return true }
-        return false
+    private var isTimeline: Bool {
+        if case .nyt = source { return false }
+        return true
     }
 }
 
-/// Prints what each type gained, as `import` does.
+/// Prints what each type gained, as `import` does, then the partial errors the API reported.
 func printSummary(_ summary: ImportSummary) {
     var table = TextTable(header: ["Type", "Inserted", "Updated", "Unchanged"])
     for name in summary.typeNames {
@@ -138,6 +157,11 @@ func printSummary(_ summary: ImportSummary) {
         table.append([name, "\(counts.inserted)", "\(counts.updated)", "\(counts.unchanged)"])
     }
     if !summary.typeNames.isEmpty { print(table.render()) }
+    guard !summary.partialErrors.isEmpty else { return }
+    let count = summary.partialErrors.count
+    print("\(count) partial error\(count == 1 ? "" : "s") reported beside the data (nothing failed):")
+    for error in summary.partialErrors.prefix(10) { print("  \(error)") }
+    if count > 10 { print("  … and \(count - 10) more") }
 }
 
 /// Runs `body` to completion on the concurrency pool, blocking the calling thread.

@@ -3,9 +3,9 @@ import ObjDB
 import ObjDBSync
 import ToolSupport
 
-/// `objdb-sync import twitter|nyt --store PATH … FILE…`: each file in a write transaction of its own.
+/// `objdb-sync import twitter|x|nyt --store PATH … FILE…`: each file in a write transaction of its own.
 struct ImportCommand {
-    enum Service { case twitter, nyt }
+    enum Service { case twitter, x, nyt }
 
     let service: Service
     let store: String
@@ -42,17 +42,19 @@ struct ImportCommand {
             printError("objdb-sync: cannot open \(store): \(error)")
             return .failure
         }
-        let progress = ProgressBar(total: files.count, noun: service == .twitter ? "tweets" : "articles")
+        let progress = ProgressBar(total: files.count, noun: service == .nyt ? "articles" : "posts")
         var total = ImportSummary()
         var failures = 0
         for (number, file) in files.enumerated() {
             progress.update(
-                done: number, current: file, items: total[service == .twitter ? "Tweet" : "Article"].inserted)
+                done: number, current: file, items: total[service == .nyt ? "Article" : "Tweet"].inserted)
             do {
                 let data = try read(file)
                 switch service {
                 case .twitter:
                     total.add(try TwitterImporter(database: database).importPage(data, timeline: timeline).summary)
+                case .x:
+                    total.add(try XImporter(database: database).importPage(data, timeline: timeline).summary)
                 case .nyt:
                     total.add(try NYTImporter(database: database).importPage(data, search: search).summary)
                 }
@@ -64,12 +66,7 @@ struct ImportCommand {
         }
         progress.clear()
         print("imported \(files.count - failures) of \(files.count) file\(files.count == 1 ? "" : "s") into \(store)")
-        var table = TextTable(header: ["Type", "Inserted", "Updated", "Unchanged"])
-        for name in total.typeNames {
-            let counts = total[name]
-            table.append([name, "\(counts.inserted)", "\(counts.updated)", "\(counts.unchanged)"])
-        }
-        if !total.typeNames.isEmpty { print(table.render()) }
+        printSummary(total)
         if failures > 0 { printError("objdb-sync: \(failures) of \(files.count) files failed; the others imported") }
         return failures == 0 ? .success : .failure
     }

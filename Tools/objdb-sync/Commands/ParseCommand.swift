@@ -3,9 +3,9 @@ import ObjDB
 import ObjDBSync
 import ToolSupport
 
-/// `objdb-sync parse twitter FILE`: what an import would store, into a throwaway store.
+/// `objdb-sync parse twitter|x FILE`: what an import would store, into a throwaway store.
 enum ParseCommand {
-    static func run(file: String) throws -> ToolExitCode {
+    static func run(file: String, isX: Bool = false) throws -> ToolExitCode {
         guard let data = FileManager.default.contents(atPath: file) else {
             printError("objdb-sync: cannot read \(file)")
             return .failure
@@ -17,7 +17,10 @@ enum ParseCommand {
             path: directory.appendingPathComponent("parse.objdb").path, types: TwitterImporter.modelTypes)
         let page: TwitterPage
         do {
-            page = try TwitterImporter(database: database).importPage(data)
+            page =
+                isX
+                ? try XImporter(database: database).importPage(data)
+                : try TwitterImporter(database: database).importPage(data)
         } catch {
             printError("objdb-sync: \(file): \(error)")
             return .failure
@@ -30,7 +33,13 @@ enum ParseCommand {
         print("retweets:  \(retweets.count)")
         print("users:     \(view.objects(TwitterUser.self).count)")
         print("since_id:  \(page.newestID.map(String.init) ?? "-")  (asks for newer statuses)")
-        print("max_id:    \(page.oldestID.map { String($0 - 1) } ?? "-")  (asks for the next older page)")
+        if isX {
+            print("until_id:  \(page.oldestID.map(String.init) ?? "-")  (asks for older posts)")
+            print("next_token: \(page.nextToken ?? "-")  (pagination_token of the next older page)")
+            for error in page.summary.partialErrors { print("partial error: \(error)") }
+        } else {
+            print("max_id:    \(page.oldestID.map { String($0 - 1) } ?? "-")  (asks for the next older page)")
+        }
         return .success
     }
 }

@@ -58,8 +58,7 @@ struct SchemaChange {
                     kept?.properties.contains { $0.id == property.id && $0.index == property.index } ?? false
                 if !stillIndexed,
                     let index = try transaction.openDatabaseIfPresent(
-                        named: DatabaseNames.index(
-                            type.name, propertyID: property.id, unique: property.index! == .unique))
+                        named: DatabaseNames.index(type.name, propertyID: property.id, kind: property.index!))
                 {
                     try transaction.removeAll(in: index)
                     scope.didWrite()

@@ -83,9 +83,24 @@ final class ObjectAccessor {
         return reader
     }
 
-    /// Whether the object still exists in its snapshot.
+    /// Whether the object still exists in its snapshot. A fault that keeps the record from being
+    /// read is reported, and the object counts as existing: its properties read as zero values.
     var isValid: Bool {
-        ((try? reader()) ?? nil) != nil
+        do {
+            return try exists()
+        } catch {
+            snapshot.report(error)
+            return true
+        }
+    }
+
+    /// Whether the object still exists in its snapshot, or the fault that keeps it from being read.
+    func exists() throws -> Bool {
+        do {
+            return try reader() != nil
+        } catch let error as ObjDBError where error.code == .corruptRecord {
+            return true
+        }
     }
 
     /// The record of a managed object whose property is read, which must exist.

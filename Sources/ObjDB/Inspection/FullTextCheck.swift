@@ -1,0 +1,124 @@
+/// Verifies one full-text index against the records: every chunk decodes, each token's chunks
+/// are in table-key order without overlap, and the postings (keys, document lengths, positions) and
+/// the statistics entry equal what tokenizing every object's value gives.
+struct FullTextCheck {
+    let transaction: Transaction
+    let binding: TypeBinding
+    let property: BoundProperty
+    /// Objects whose record does not decode: left out (they are reported once elsewhere).
+    let damaged: Set<[UInt8]>
+    /// At most this many problems are listed per index; the rest are counted.
+    static let listedProblems = 20
+
+    /// Every problem found, one sentence each.
+    func problems() throws -> [String] {
+        guard let index = property.index, let table = binding.table else { return [] }
+        let label = "full-text index \(binding.schema.name).\(property.schema.name)"
+        let kind = PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type)
+        var expected = FullTextIndexBuilder(kind: kind)
+        let records = try transaction.cursor(table)
+        var record = try records.first()
+        while let current = record {
+            if !damaged.contains(Array(current.key)), let reader = RecordReader(header: current.value) {
+                expected.add(
+                    key: current.key, text: WriteScope.fullTextValue(reader.field(property.slot), of: property.schema))
+            }
+            record = try records.next()
+        }
+
+        var problems: [String] = []
+        var unlisted = 0
+        func problem(_ text: String) {
+            if problems.count < Self.listedProblems { problems.append("\(label): \(text)") } else { unlisted += 1 }
+        }
+        let storedStatistics = try PostingCodec.statisticsKey.withUnsafeBytes { try transaction.get($0, in: index) }
+        if let storedStatistics {
+            let statistics = PostingCodec.decodeStatistics(storedStatistics)
+            if statistics?.documents != expected.documents || statistics?.tokens != expected.tokens {
+                let found = statistics.map { "\($0.documents) documents, \($0.tokens) tokens" } ?? "undecodable"
+                problem(
+                    "the statistics say \(found); the objects have \(expected.documents) documents, "
+                        + "\(expected.tokens) tokens")
+            }
+        } else if expected.documents > 0 {
+            problem("the statistics entry is missing")
+        }
+        // The stored postings, token by token, compared with the expected ones in key order.
+        let tokens = expected.sortedTokens()
+        var nextExpected = 0
+        var stored = PostingCodec.Chunk()
+        var storedToken: [UInt8]?
+        func finishToken() {
+            guard let token = storedToken else { return }
+            let name = String(decoding: token, as: UTF8.self)
+            while nextExpected < tokens.count,
+                tokens[nextExpected].withUnsafeBytes({ a in token.withUnsafeBytes { PostingCodec.compare(a, $0) } }) < 0
+            {
+                problem("'\(String(decoding: tokens[nextExpected], as: UTF8.self))' has no postings")
+                nextExpected += 1
+            }
+            if nextExpected < tokens.count, tokens[nextExpected] == token {
+                let wanted = expected.postings(of: token)
+                if wanted != stored { problem(difference(of: name, stored: stored, expected: wanted)) }
+                nextExpected += 1
+            } else {
+                problem("'\(name)' has \(stored.count) postings, but no object holds it")
+            }
+            stored = PostingCodec.Chunk()
+            storedToken = nil
+        }
+        let cursor = try transaction.cursor(index)
+        var entry = try cursor.first()
+        while let current = entry {
+            defer { entry = try? cursor.next() }
+            if current.key.elementsEqual(PostingCodec.statisticsKey) { continue }
+            guard let (token, firstKey) = PostingCodec.splitEntryKey(current.key) else {
+                problem("an entry's key has no token and table key")
+                continue
+            }
+            if let storedToken, !token.elementsEqual(storedToken) { finishToken() }
+            if storedToken == nil { storedToken = Array(token) }
+            guard let chunk = PostingCodec.decode(current.value, firstKey: firstKey, kind: kind) else {
+                problem("a chunk of '\(String(decoding: token, as: UTF8.self))' does not decode")
+                continue
+            }
+            for position in 0..<chunk.count {
+                if stored.count > 0 {
+                    let order = stored.key(stored.count - 1).withUnsafeBytes { last in
+                        chunk.key(position).withUnsafeBytes { PostingCodec.compare(last, $0) }
+                    }
+                    if order >= 0 {
+                        problem("the chunks of '\(String(decoding: token, as: UTF8.self))' are out of order")
+                        break
+                    }
+                }
+                stored.append(
+                    key: chunk.key(position), length: chunk.lengths[position], positions: chunk.positions(position))
+            }
+        }
+        finishToken()
+        while nextExpected < tokens.count {
+            problem("'\(String(decoding: tokens[nextExpected], as: UTF8.self))' has no postings")
+            nextExpected += 1
+        }
+        if unlisted > 0 { problems.append("\(label): \(unlisted) more problems") }
+        return problems
+    }
+
+    /// What differs between the stored and expected postings of one token.
+    private func difference(of token: String, stored: PostingCodec.Chunk, expected: PostingCodec.Chunk) -> String {
+        let storedKeys = Set((0..<stored.count).map { Array(stored.key($0)) })
+        let expectedKeys = Set((0..<expected.count).map { Array(expected.key($0)) })
+        if let missing = expectedKeys.subtracting(storedKeys).first {
+            return "'\(token)' lacks the posting of \(describe(missing))"
+        }
+        if let extra = storedKeys.subtracting(expectedKeys).first {
+            return "'\(token)' has a posting of \(describe(extra)), whose value does not hold it"
+        }
+        return "'\(token)' has postings whose positions or lengths differ from the objects' values"
+    }
+
+    private func describe(_ key: [UInt8]) -> String {
+        "\(binding.schema.name)(\(binding.objectKey(fromTableKey: key)?.description ?? "damaged key"))"
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// `CONTAINS[c]` with an ASCII constant, without folding the value: a scan that lowercases ASCII
+/// bytes as it compares. Bytes of other scalars cannot match an ASCII constant, unless folding
+/// turns the scalar into ASCII (the Kelvin sign is `k`, `ß` is `ss`): a value holding one of
+/// those takes Foundation's folding instead, so the answer is always Foundation's.
+enum ASCIIFolding {
+    /// Whether `value` contains `needle` (ASCII, lowercase) ignoring case; `nil` when only
+    /// Foundation's folding can tell.
+    static func contains(_ value: UnsafeRawBufferPointer, caseInsensitively needle: [UInt8]) -> Bool? {
+        guard agrees, let first = needle.first, needle.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) })
+        else { return nil }
+        guard value.count >= needle.count, let base = value.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            return needle.isEmpty ? true : (containsFoldingHazard(value) ? nil : false)
+        }
+        let upperFirst = first >= 0x61 && first <= 0x7A ? first - 0x20 : first
+        let last = value.count - needle.count
+        var found = false
+        needle.withUnsafeBufferPointer { needle in
+            // Candidates by `memchr` for each case of the first byte, then the rest compared folded.
+            for candidate in first == upperFirst ? [first] : [first, upperFirst] where !found {
+                var start = 0
+                while start <= last, let hit = memchr(base + start, Int32(candidate), last - start + 1) {
+                    let index = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+                    var offset = 1
+                    while offset < needle.count {
+                        let byte = base[index + offset]
+                        let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                        if lowered != needle[offset] { break }
+                        offset += 1
+                    }
+                    if offset == needle.count {
+                        found = true
+                        break
+                    }
+                    start = index + 1
+                }
+            }
+        }
+        if found { return true }
+        return containsFoldingHazard(value) ? nil : false
+    }
+
+    /// Whether `value` holds a scalar whose case folding contains ASCII.
+    private static func containsFoldingHazard(_ value: UnsafeRawBufferPointer) -> Bool {
+        // Most values are ASCII: eight bytes at a time.
+        var word = 0
+        while word + 8 <= value.count {
+            if value.loadUnaligned(fromByteOffset: word, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            word += 8
+        }
+        var index = word
+        while index < value.count {
+            let byte = value[index]
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
+            // Decode the scalar (the value is a stored String: valid UTF-8).
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+            guard index + length <= value.count else { return true }
+            var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+            for offset in 1..<length { scalar = scalar << 6 | UInt32(value[index + offset] & 0x3F) }
+            if scalar >= 0x10000 {
+                if Unicode.Scalar(scalar)?.properties.changesWhenCaseFolded ?? true { return true }
+            } else if hazards[Int(scalar >> 6)] & (1 << (scalar & 63)) != 0 {
+                return true
+            }
+            index += length
+        }
+        return false
+    }
+
+    /// The scalars of the Basic Multilingual Plane whose `[c]` folding holds an ASCII character.
+    private static let hazards: [UInt64] = {
+        var found = [UInt64](repeating: 0, count: 0x10000 / 64)
+        for value in UInt32(0x80)..<0x10000 {
+            guard let scalar = Unicode.Scalar(value),
+                scalar.properties.changesWhenCaseFolded
+                    || scalar.properties.changesWhenLowercased
+            else { continue }
+            if QueryText.fold(String(Character(scalar)), .caseInsensitive).utf8.contains(where: { $0 < 0x80 }) {
+                found[Int(value >> 6)] |= 1 << (value & 63)
+            }
+        }
+        return found
+    }()
+
+    /// Whether Foundation's `[c]` folds ASCII as ASCII lowercase (checked once).
+    private static let agrees: Bool = {
+        let ascii = String(String.UnicodeScalarView((0..<128).compactMap(Unicode.Scalar.init)))
+        let lowered = Array(ascii.utf8).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return Array(QueryText.fold(ascii, .caseInsensitive).utf8) == lowered
+    }()
+}

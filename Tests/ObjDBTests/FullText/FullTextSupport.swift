@@ -1,0 +1,49 @@
+import Foundation
+import TestSupport
+
+@testable import ObjDB
+
+/// A note with an integer primary key and two full-text indexed properties.
+final class Snippet: Object {
+    @Persisted(primaryKey: true) var id: Int64
+    @Persisted(indexed: .fullText) var text = ""
+    @Persisted(indexed: .fullText) var summary: String?
+    @Persisted var likes = 0
+    @Persisted var plain = ""
+}
+
+/// A page with a string primary key (front-coded keys in the postings).
+final class Page: Object {
+    @Persisted(primaryKey: true) var slug = ""
+    @Persisted(indexed: .fullText) var body = ""
+}
+
+/// A memo without a primary key (internal IDs).
+final class Memo: Object {
+    @Persisted(indexed: .fullText) var body = ""
+}
+
+let fullTextTypes: [ObjectBase.Type] = [Snippet.self, Page.self, Memo.self]
+
+func fullTextStore(_ directory: TemporaryDirectory, name: String = "fts.objdb") throws -> Database {
+    try Database(path: directory.store(name), types: fullTextTypes)
+}
+
+/// The tokens the tokenizer gives for `text`, as strings.
+func tokens(_ text: String, forQuery: Bool = false) -> [String] {
+    var found: [String] = []
+    var copy = text
+    copy.withUTF8 { bytes in
+        TextTokenizer.forEachToken(in: UnsafeRawBufferPointer(bytes), forQuery: forQuery) { token, _, _ in
+            found.append(String(decoding: token, as: UTF8.self))
+        }
+    }
+    return found
+}
+
+extension Database {
+    /// The ids of the notes a predicate selects, in id order.
+    func snippetIDs(_ predicate: String) throws -> [Int64] {
+        try view().objects(Snippet.self).filter(predicate).map(\.id).sorted()
+    }
+}
