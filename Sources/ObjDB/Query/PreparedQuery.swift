@@ -19,7 +19,7 @@ final class PreparedQuery: @unchecked Sendable {
     let filter: FilterProgram?
     /// The filter each candidate is tested with: the whole filter, less the conjunct the plan decides.
     let residual: FilterProgram?
-    private let sortPaths: [[String]]
+    let sortPaths: [[String]]
     private let distinctPaths: [[String]]
     /// The spec's ``QuerySpec/then`` steps, each with the paths it reads.
     private let thenSteps: [(step: OrderingStep, paths: [[String]])]
@@ -148,6 +148,10 @@ final class PreparedQuery: @unchecked Sendable {
     /// order is the results' order.
     func first(_ reader: QueryReader) throws -> (key: [UInt8], record: RecordReader?)? {
         if let ranking = spec.ranking { return try rankedKeys(ranking, reader).first.map { ($0, nil) } }
+        if !spec.sorts.isEmpty, !sortedByPlan, spec.distinctPaths.isEmpty, spec.then.isEmpty {
+            guard spec.limit != 0 else { return nil }
+            return try leastBySort(reader).map { ($0, nil) }
+        }
         guard orderedByScan, spec.limit != 0, spec.then.isEmpty else {
             let found = try matches(reader)
             return found.keys.first.map { ($0, found.records?.first) }
