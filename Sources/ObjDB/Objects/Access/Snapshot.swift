@@ -35,6 +35,8 @@ final class Snapshot {
     #else
         unowned(unsafe) var writer: (any ObjectWriter)?
     #endif
+    /// What reads the read transaction beyond one call, told before it ends.
+    private var dependents: [WeakTransactionDependent] = []
     /// The notifications of the view reading through this snapshot, once it is observed.
     var observation: (any SnapshotObservation)?
 
@@ -102,6 +104,12 @@ final class Snapshot {
             snapshot.isShared = true
         }
         return snapshot
+    }
+
+    /// Tells `dependent` before the current read transaction ends (``TransactionDependent``).
+    func addDependent(_ dependent: any TransactionDependent) {
+        dependents.removeAll { $0.dependent == nil }
+        dependents.append(WeakTransactionDependent(dependent: dependent))
     }
 
     /// Moves a live snapshot to `shared`, a shared transaction at a newer version (a notification's).
@@ -187,6 +195,9 @@ final class Snapshot {
     /// frozen views or by the notifier): the last holder's release ends it.
     private func releaseTransaction() {
         guard let transaction else { return }
+        let ending = dependents
+        dependents.removeAll()
+        for entry in ending { entry.dependent?.transactionWillEnd() }
         stopWatchingHeldEntries()
         self.transaction = nil
         if !transaction.isShared { transaction.abort() }
