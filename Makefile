@@ -139,7 +139,7 @@ bench-quick: deps
 	$(SWIFT) build -c release --product objdb-bench
 	.build/release/objdb-bench --quick
 
-## The full benchmark against issue #11's targets; fails naming every workload below its target.
+## The full benchmark against issue #26's targets; fails naming every workload below its target.
 ## Not in CI: timings there are too noisy. make bench-check BENCH_ARGS="--workloads W4,W5"
 bench-check: deps
 	$(SWIFT) build -c release --product objdb-bench

@@ -121,7 +121,7 @@ let package = Package(
             name: "ToolsTests",
             dependencies: [
                 "ObjDB", "ObjDBInspection", "ToolSupport", "TestSupport", "objdb-inspect", "objdb-sync", "objdb-bench",
-                "objdb-demo", "objdb-test-child", "objdb-child-rusage",
+                "objdb-demo", "objdb-test-child", "objdb-child-rusage", "CBaselines",
             ]
         ),
     ],

@@ -10,8 +10,8 @@
 
 struct bench_sqlite {
     sqlite3 *db;
-    /* The insert every insert workload runs, prepared once. */
-    sqlite3_stmt *insert;
+    /* Every statement the workloads run, prepared once when the store opens. */
+    sqlite3_stmt *insert, *read_text, *by_user, *count_matches, *update, *delete, *rows, *index_entries, *retweet_sum;
     /* Serializes W2c's writers on the one connection, as GRDB's single writer does. */
     pthread_mutex_t writer;
     char path[4096];
@@ -72,7 +72,18 @@ bench_sqlite *bench_sqlite_open(const char *path, int durable, bench_error *erro
                    "retweetCount INTEGER NOT NULL, text TEXT NOT NULL, lang TEXT NOT NULL); "
                    "CREATE INDEX tweets_userId ON tweets(userId);",
                    error)
-        || prepare(store->db, "INSERT INTO tweets VALUES (?, ?, ?, ?, ?, ?)", &store->insert, error)) {
+        || prepare(store->db, "INSERT INTO tweets VALUES (?, ?, ?, ?, ?, ?)", &store->insert, error)
+        || prepare(store->db, "SELECT text FROM tweets WHERE id = ?", &store->read_text, error)
+        || prepare(store->db, "SELECT retweetCount FROM tweets WHERE userId = ?", &store->by_user, error)
+        || prepare(store->db, "SELECT count(*) FROM tweets WHERE retweetCount > 50 AND lang = 'en'",
+                   &store->count_matches, error)
+        || prepare(store->db, "UPDATE tweets SET retweetCount = retweetCount + 1 WHERE id = ?", &store->update, error)
+        || prepare(store->db, "DELETE FROM tweets WHERE id = ?", &store->delete, error)
+        || prepare(store->db, "SELECT count(*) FROM tweets", &store->rows, error)
+        /* Counted through the index: INDEXED BY fails the statement if the index cannot serve it. */
+        || prepare(store->db, "SELECT count(*) FROM tweets INDEXED BY tweets_userId WHERE userId IS NOT NULL",
+                   &store->index_entries, error)
+        || prepare(store->db, "SELECT sum(retweetCount) FROM tweets", &store->retweet_sum, error)) {
         bench_sqlite_close(store);
         return NULL;
     }
@@ -81,7 +92,9 @@ bench_sqlite *bench_sqlite_open(const char *path, int durable, bench_error *erro
 
 void bench_sqlite_close(bench_sqlite *store) {
     if (!store) return;
-    sqlite3_finalize(store->insert);
+    sqlite3_stmt *statements[] = {store->insert, store->read_text, store->by_user, store->count_matches, store->update,
+                                  store->delete, store->rows, store->index_entries, store->retweet_sum};
+    for (size_t i = 0; i < sizeof statements / sizeof *statements; i++) sqlite3_finalize(statements[i]);
     sqlite3_close(store->db);
     pthread_mutex_destroy(&store->writer);
     free(store);
@@ -100,12 +113,28 @@ static void bind_tweet(sqlite3_stmt *insert, const bench_tweets *tweets, size_t 
                       (int)(tweets->lang_offsets[i + 1] - tweets->lang_offsets[i]), SQLITE_STATIC);
 }
 
+struct id_order {
+    int64_t id;
+    size_t index;
+};
+
+static int compare_ids(const void *left, const void *right) {
+    int64_t a = ((const struct id_order *)left)->id, b = ((const struct id_order *)right)->id;
+    return (a > b) - (a < b);
+}
+
+/* In id order, as the LMDB engines put their records: each row appends to the table's B-tree. */
 int bench_sqlite_bulk_insert(bench_sqlite *store, const bench_tweets *tweets, bench_error *error) {
+    struct id_order *order = malloc((tweets->count ? tweets->count : 1) * sizeof *order);
+    if (!order) return bench_fail(error, "out of memory");
+    for (size_t i = 0; i < tweets->count; i++) order[i] = (struct id_order){tweets->ids[i], i};
+    qsort(order, tweets->count, sizeof *order, compare_ids);
     int status = execute(store->db, "BEGIN", error);
     for (size_t i = 0; i < tweets->count && !status; i++) {
-        bind_tweet(store->insert, tweets, i);
+        bind_tweet(store->insert, tweets, order[i].index);
         status = step_done(store->db, store->insert, error);
     }
+    free(order);
     if (status) {
         sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
         return status;
@@ -135,20 +164,8 @@ int bench_sqlite_concurrent_inserts(
     return status;
 }
 
-/* Prepares `sql` and begins a read transaction for it. */
-static int begin_query(bench_sqlite *store, const char *sql, sqlite3_stmt **select, bench_error *error) {
-    if (prepare(store->db, sql, select, error)) return -1;
-    if (execute(store->db, "BEGIN", error)) {
-        sqlite3_finalize(*select);
-        return -1;
-    }
-    return 0;
-}
-
-/* Ends what begin_query began, and hands out the checksum when every query succeeded. */
-static int end_query(bench_sqlite *store, sqlite3_stmt *select, int status, uint64_t sum, uint64_t *checksum,
-                     bench_error *error) {
-    sqlite3_finalize(select);
+/* Ends a read that began with BEGIN, and hands out the checksum when every query succeeded. */
+static int end_read(bench_sqlite *store, int status, uint64_t sum, uint64_t *checksum, bench_error *error) {
     if (execute(store->db, "COMMIT", error)) return -1;
     *checksum = sum;
     return status;
@@ -156,23 +173,27 @@ static int end_query(bench_sqlite *store, sqlite3_stmt *select, int status, uint
 
 int bench_sqlite_point_reads(
     bench_sqlite *store, const int64_t *ids, size_t count, uint64_t *checksum, bench_error *error) {
-    sqlite3_stmt *select;
-    if (begin_query(store, "SELECT text FROM tweets WHERE id = ?", &select, error)) return -1;
+    if (execute(store->db, "BEGIN", error)) return -1;
+    sqlite3_stmt *select = store->read_text;
     uint64_t sum = 0;
     int status = 0;
     for (size_t i = 0; i < count && !status; i++) {
         sqlite3_bind_int64(select, 1, ids[i]);
-        if (sqlite3_step(select) == SQLITE_ROW) bench_mix(&sum, (uint64_t)sqlite3_column_bytes(select, 0));
-        else status = bench_fail(error, "tweet %lld is missing", (long long)ids[i]);
+        if (sqlite3_step(select) == SQLITE_ROW) {
+            const unsigned char *text = sqlite3_column_text(select, 0);
+            bench_mix(&sum, bench_hash_bytes(text, (size_t)sqlite3_column_bytes(select, 0)));
+        } else {
+            status = bench_fail(error, "tweet %lld is missing", (long long)ids[i]);
+        }
         sqlite3_reset(select);
     }
-    return end_query(store, select, status, sum, checksum, error);
+    return end_read(store, status, sum, checksum, error);
 }
 
 int bench_sqlite_indexed_queries(
     bench_sqlite *store, const int64_t *users, size_t count, uint64_t *checksum, bench_error *error) {
-    sqlite3_stmt *select;
-    if (begin_query(store, "SELECT retweetCount FROM tweets WHERE userId = ?", &select, error)) return -1;
+    if (execute(store->db, "BEGIN", error)) return -1;
+    sqlite3_stmt *select = store->by_user;
     uint64_t sum = 0;
     int status = 0;
     for (size_t i = 0; i < count && !status; i++) {
@@ -182,29 +203,34 @@ int bench_sqlite_indexed_queries(
         if (code != SQLITE_DONE) status = bench_fail(error, "step returned %d: %s", code, sqlite3_errmsg(store->db));
         sqlite3_reset(select);
     }
-    return end_query(store, select, status, sum, checksum, error);
+    return end_read(store, status, sum, checksum, error);
 }
 
-int bench_sqlite_filtered_scan(bench_sqlite *store, uint64_t *matches, bench_error *error) {
-    sqlite3_stmt *select;
-    if (prepare(store->db, "SELECT count(*) FROM tweets WHERE retweetCount > 50 AND lang = 'en'", &select, error))
-        return -1;
-    int status = sqlite3_step(select) == SQLITE_ROW ? 0 : bench_fail(error, "count failed: %s", sqlite3_errmsg(store->db));
-    if (!status) *matches = (uint64_t)sqlite3_column_int64(select, 0);
-    sqlite3_finalize(select);
+/* Steps `select`, which returns one row of one integer, into `value`. */
+static int single_integer(bench_sqlite *store, sqlite3_stmt *select, int64_t *value, bench_error *error) {
+    int status = sqlite3_step(select) == SQLITE_ROW ? 0 : bench_fail(error, "query failed: %s", sqlite3_errmsg(store->db));
+    if (!status) *value = sqlite3_column_int64(select, 0);
+    sqlite3_reset(select);
     return status;
 }
 
-/* Runs `sql` once per id, bound to its one parameter, in one transaction. */
-static int run_for_each(bench_sqlite *store, const char *sql, const int64_t *ids, size_t count, bench_error *error) {
-    sqlite3_stmt *statement;
-    if (prepare(store->db, sql, &statement, error)) return -1;
+int bench_sqlite_filtered_scan(bench_sqlite *store, uint64_t *matches, bench_error *error) {
+    int64_t count = 0;
+    if (single_integer(store, store->count_matches, &count, error)) return -1;
+    *matches = (uint64_t)count;
+    return 0;
+}
+
+/* Runs `statement` once per id, bound to its one parameter, in one transaction; fails when an id
+ * changes no row. */
+static int run_for_each(bench_sqlite *store, sqlite3_stmt *statement, const int64_t *ids, size_t count,
+                        bench_error *error) {
     int status = execute(store->db, "BEGIN", error);
     for (size_t i = 0; i < count && !status; i++) {
         sqlite3_bind_int64(statement, 1, ids[i]);
         status = step_done(store->db, statement, error);
+        if (!status && sqlite3_changes(store->db) != 1) status = bench_fail(error, "tweet %lld is missing", (long long)ids[i]);
     }
-    sqlite3_finalize(statement);
     if (status) {
         sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
         return status;
@@ -213,11 +239,23 @@ static int run_for_each(bench_sqlite *store, const char *sql, const int64_t *ids
 }
 
 int bench_sqlite_updates(bench_sqlite *store, const int64_t *ids, size_t count, bench_error *error) {
-    return run_for_each(store, "UPDATE tweets SET retweetCount = retweetCount + 1 WHERE id = ?", ids, count, error);
+    return run_for_each(store, store->update, ids, count, error);
 }
 
 int bench_sqlite_deletes(bench_sqlite *store, const int64_t *ids, size_t count, bench_error *error) {
-    return run_for_each(store, "DELETE FROM tweets WHERE id = ?", ids, count, error);
+    return run_for_each(store, store->delete, ids, count, error);
+}
+
+int bench_sqlite_census(bench_sqlite *store, bench_census *census, bench_error *error) {
+    int64_t rows = 0, entries = 0, sum = 0;
+    if (execute(store->db, "BEGIN", error)) return -1;
+    int status = single_integer(store, store->rows, &rows, error);
+    if (!status) status = single_integer(store, store->index_entries, &entries, error);
+    if (!status) status = single_integer(store, store->retweet_sum, &sum, error);
+    if (execute(store->db, "COMMIT", error)) return -1;
+    if (status) return status;
+    *census = (bench_census){(uint64_t)rows, (uint64_t)entries, sum};
+    return 0;
 }
 
 int64_t bench_sqlite_file_size(bench_sqlite *store) {

@@ -3,23 +3,24 @@ import ToolSupport
 
 let usage = """
     usage: objdb-bench [--quick | --growth [--growth-max N]] [--count N] [--repetitions R]
-                       [--workloads W1,W4,…] [--json FILE] [--check-targets] [--raw-sorted-load]
+                       [--workloads W1,W4,…] [--engines objdb,…] [--json FILE] [--check-targets]
            objdb-bench --tools [--tools-sizes N,N,…]
 
-    Runs each workload on ObjDB, raw LMDB (in C) and SQLite (in C) in one process run,
-    interleaved, and prints the median throughput of each with the ratios ObjDB ÷ raw LMDB
-    and ObjDB ÷ SQLite. Read results are checked equal across engines.
+    Runs each workload on ObjDB, raw LMDB (in C, with ObjDB's key bytes) and SQLite (in C) in
+    one process run, each workload on every engine back to back in a rotating order, and prints
+    the median throughput of each with the ratios ObjDB ÷ raw LMDB and ObjDB ÷ SQLite, then
+    each LMDB store's B-trees after W1 and W8. After every workload the engines' answers (read
+    checksums, the stores' rows, index entries and retweet sums) must agree, or the run fails.
 
       --quick           a short run for CI (N = 5,000, 3 repetitions; W10 at 1,000 and 10,000)
       --count N         tweets bulk-loaded (default 1,000,000)
       --repetitions R   runs of each workload per engine (default 5)
       --workloads LIST  which of \(Report.order.joined(separator: " ")) to run (default all)
+      --engines LIST    which of objdb raw-lmdb sqlite to run (default all; fewer for profiling)
       --json FILE       also write the measurements as JSON
-      --check-targets   compare ObjDB's ratios with issue #11's targets; exit 1 naming every
-                        workload below its target (with --growth: W4's cost at 10^7 ÷ 10^5)
-      --raw-sorted-load raw LMDB loads W1 in key order with MDB_APPEND, as ObjDB's bulk load
-                        does, instead of in the data's order: full leaves on both sides, so
-                        W4–W8 compare the per-row work alone
+      --check-targets   compare ObjDB's ratios with issue #26's targets; exit 1 naming every
+                        workload below its target (with --growth: W4's cost growth from
+                        10^5 to 10^7 against raw LMDB's)
       --growth          W1 and W4 at N = 10^4, 10^5, … up to --growth-max (default 10^7):
                         how each engine's cost grows with the size of the store
       --tools           objdb-inspect's dump, export, import and check beside the sqlite3
@@ -28,7 +29,7 @@ let usage = """
 
     W1 bulk insert, one transaction   W2 durable single-object transactions, one writer
     W2c the same from 8 writer threads (and ObjDB's `try await db.write` from 8 tasks: group commit)
-    W3 non-durable single-object transactions
+    W3 non-durable single-object transactions, on the store fresh after W1 and again after W8
     W4 point reads by primary key, one property read
     W5 indexed equality query (userId == X), iterating the ≈100 results
     W6 filtered full scan, counting   W7 updates by property assignment, one transaction
@@ -46,14 +47,21 @@ func peakMemory() -> Int {
 runTool("objdb-bench", usage: usage) {
     let arguments = try CommandLineArguments(
         Array(CommandLine.arguments.dropFirst()),
-        valueOptions: ["count", "repetitions", "json", "workloads", "growth-max", "tools-sizes"])
+        valueOptions: [
+            "count", "repetitions", "json", "workloads", "engines", "growth-max", "tools-sizes", MemoryWarmup.argument,
+        ])
+    if let bytes = arguments.value(MemoryWarmup.argument) {
+        MemoryWarmup.touch(bytes: Int(bytes) ?? 0)
+        return .success
+    }
     if arguments.has("help") {
         print(usage)
         return .success
     }
     let unknown = arguments.unknown(known: [
-        "quick", "count", "repetitions", "json", "workloads", "help", "growth", "growth-max", "check-targets",
-        "tools", "tools-sizes", "raw-sorted-load",
+        "quick", "count", "repetitions", "json", "workloads", "engines", "help", "growth", "growth-max",
+        "check-targets",
+        "tools", "tools-sizes",
     ])
     guard unknown.isEmpty, arguments.positional.isEmpty else {
         throw UsageError("unknown argument \(unknown.first.map { "--\($0)" } ?? arguments.positional[0])")
@@ -88,9 +96,12 @@ runTool("objdb-bench", usage: usage) {
         throw UsageError("unknown workload \(workloads.subtracting(all).sorted().joined(separator: ", "))")
     }
 
-    let sortedLoad = arguments.has("raw-sorted-load")
-    if sortedLoad { print("raw-lmdb loads W1 in key order with MDB_APPEND (--raw-sorted-load)\n") }
-    let engines: [any TweetEngine] = [ObjDBEngine(), RawLMDBEngine(sortedLoad: sortedLoad), SQLiteEngine()]
+    let allEngines: [any TweetEngine] = [ObjDBEngine(), RawLMDBEngine(), SQLiteEngine()]
+    let engineNames = (arguments.value("engines") ?? "").split(separator: ",").map(String.init)
+    let engines = engineNames.isEmpty ? allEngines : allEngines.filter { engineNames.contains($0.name) }
+    guard engines.count == Set(engineNames).count || engineNames.isEmpty else {
+        throw UsageError("--engines takes objdb, raw-lmdb and sqlite, not '\(arguments.value("engines") ?? "")'")
+    }
     let checks: [TargetCheck]
     if arguments.has("growth") {
         let sizes = GrowthRun.sizes(upTo: try arguments.integer("growth-max", default: 10_000_000))

@@ -108,6 +108,27 @@ struct BenchCommandTests {
         #expect(result.output.contains("objdb/lmdb"))
         #expect(result.output.contains("bytes/object after W1"))
         #expect(!result.output.contains("RESULT objdb W7"))
+        #expect(result.output.contains("Checked after each workload"))
+        #expect(result.output.contains("  W1  1000 tweets, 1000 index entries, retweetCount sum "))
+        let layout = result.output.split(separator: "\n").filter { $0.hasPrefix("W1 ") }
+        for database in [
+            "raw-lmdb  tweets", "raw-lmdb  userId", "objdb     obj.BenchTweet", "objdb     idx.BenchTweet.1",
+        ] {
+            #expect(layout.contains { $0.contains(database) }, "layout of \(database)")
+        }
+    }
+
+    @Test func aWrongAnswerFailsTheRun() throws {
+        let arguments = ["--count", "1000", "--repetitions", "1", "--workloads", "W4,W7,W8"]
+        let update = try run("objdb-bench", arguments, environment: ["OBJDB_BENCH_SABOTAGE": "raw-lmdb:W7"])
+        #expect(update.status != 0)
+        #expect(update.error.contains("raw-lmdb after W7 holds"), "\(update.error)")
+        let delete = try run("objdb-bench", arguments, environment: ["OBJDB_BENCH_SABOTAGE": "objdb:W8"])
+        #expect(delete.status != 0)
+        #expect(delete.error.contains("objdb after W8 holds"), "\(delete.error)")
+        let read = try run("objdb-bench", arguments, environment: ["OBJDB_BENCH_SABOTAGE": "sqlite:W4"])
+        #expect(read.status != 0)
+        #expect(read.error.contains("engines disagree on W4"), "\(read.error)")
     }
 
     @Test func growthModeReportsW1AndW4PerSize() throws {
@@ -124,5 +145,6 @@ struct BenchCommandTests {
         #expect(try run("objdb-bench", ["--count", "many"]).status == 2)
         #expect(try run("objdb-bench", ["--frobnicate"]).status == 2)
         #expect(try run("objdb-bench", ["--workloads", "W99"]).status == 2)
+        #expect(try run("objdb-bench", ["--raw-sorted-load"]).status == 2)
     }
 }

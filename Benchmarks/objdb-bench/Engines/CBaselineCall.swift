@@ -12,3 +12,9 @@ extension bench_error {
         withUnsafeBytes(of: message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }
+
+extension Census {
+    init(_ census: bench_census) {
+        self.init(rows: Int(census.rows), indexEntries: Int(census.index_entries), retweetSum: Int(census.retweet_sum))
+    }
+}

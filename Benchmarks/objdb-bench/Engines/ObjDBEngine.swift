@@ -87,7 +87,7 @@ final class ObjDBEngine: TweetEngine {
                 guard let tweet = view.object(ofType: BenchTweet.self, forPrimaryKey: id) else {
                     throw BenchmarkFailure.engine(name, "tweet \(id) is missing")
                 }
-                mix(&checksum, UInt64(tweet.text.utf8.count))
+                mix(&checksum, textHash(tweet.text))
             }
             return checksum
         }
@@ -115,7 +115,10 @@ final class ObjDBEngine: TweetEngine {
     func updates(_ ids: [Int64]) throws {
         try database!.write { transaction in
             for id in ids {
-                transaction.object(ofType: BenchTweet.self, forPrimaryKey: id)?.retweetCount += 1
+                guard let tweet = transaction.object(ofType: BenchTweet.self, forPrimaryKey: id) else {
+                    throw BenchmarkFailure.engine(name, "tweet \(id) is missing")
+                }
+                tweet.retweetCount += 1
             }
         }
     }
@@ -123,10 +126,30 @@ final class ObjDBEngine: TweetEngine {
     func deletes(_ ids: [Int64]) throws {
         try database!.write { transaction in
             for id in ids {
-                if let tweet = transaction.object(ofType: BenchTweet.self, forPrimaryKey: id) {
-                    try transaction.delete(tweet)
+                guard let tweet = transaction.object(ofType: BenchTweet.self, forPrimaryKey: id) else {
+                    throw BenchmarkFailure.engine(name, "tweet \(id) is missing")
                 }
+                try transaction.delete(tweet)
             }
+        }
+    }
+
+    /// Rows and the retweet sum through the public API; the index's entries from LMDB's statistics.
+    func census() throws -> Census {
+        let (rows, sum) = try database!.read { view in
+            let tweets = view.objects(BenchTweet.self)
+            return (tweets.count, try tweets.sum(ofProperty: "retweetCount") as Int)
+        }
+        let indexes = try database!.databaseStatistics().filter { $0.name.hasPrefix("idx.BenchTweet.") }
+        guard indexes.count == 1 else { throw BenchmarkFailure.engine(name, "\(indexes.count) indexes on BenchTweet") }
+        return Census(rows: rows, indexEntries: indexes[0].statistics.entries, retweetSum: sum)
+    }
+
+    func layout() throws -> [TreeShape]? {
+        try database!.databaseStatistics().map { name, tree in
+            TreeShape(
+                database: name, depth: tree.depth, branchPages: tree.branchPages, leafPages: tree.leafPages,
+                overflowPages: tree.overflowPages, entries: tree.entries)
         }
     }
 

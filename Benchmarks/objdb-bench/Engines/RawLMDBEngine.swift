@@ -1,22 +1,18 @@
 import CBaselines
 import ObjDB
 
-/// LMDB's C API called from C (`Benchmarks/CBaselines/raw_lmdb.c`), with ObjDB's keys, a record
-/// of the same fields and the same secondary index: the limit of ObjDB's design. Each workload is
-/// one C call; the C side allocates nothing per operation.
+/// LMDB's C API called from C (`Benchmarks/CBaselines/raw_lmdb.c`), with ObjDB's key bytes, a
+/// record of the same fields and the same secondary index, and every technique ObjDB's storage
+/// layer uses: the limit of ObjDB's design. Each workload is one C call; the C side allocates
+/// nothing per operation.
 ///
-/// Table: key = 0x01 + order-preserving id (as ObjDB's), value = userId (8), createdAt (8),
-/// retweetCount (8), lang length (1), lang, text. Index (`MDB_DUPSORT`): big-endian
-/// userId → table key. The map is as large as ObjDB's default.
+/// Table: key = the id's `OrderedVarInt` (as `ObjectKeyCodec`'s), value = userId (8),
+/// createdAt (8), retweetCount (8), lang length (1), lang, text. Index (`MDB_DUPSORT`):
+/// `IndexKeyCodec`'s key of the userId → the table key. W1 puts the records in key order through
+/// one cursor with `MDB_APPEND`. The map is as large as ObjDB's default.
 final class RawLMDBEngine: TweetEngine {
     let name = "raw-lmdb"
-    /// Whether W1 puts the records in key order with `MDB_APPEND` (`--raw-sorted-load`).
-    let sortedLoad: Bool
     private var store: OpaquePointer?
-
-    init(sortedLoad: Bool = false) {
-        self.sortedLoad = sortedLoad
-    }
 
     func open(directory: String, durable: Bool) throws {
         var error = bench_error()
@@ -27,10 +23,7 @@ final class RawLMDBEngine: TweetEngine {
 
     func bulkInsert(_ tweets: TweetColumns) throws {
         try callBaseline(name) { error in
-            withUnsafePointer(to: tweets.flat) { tweets in
-                if sortedLoad { return bench_lmdb_bulk_insert_sorted(store, tweets, &error) }
-                return bench_lmdb_bulk_insert(store, tweets, &error)
-            }
+            withUnsafePointer(to: tweets.flat) { bench_lmdb_bulk_insert(store, $0, &error) }
         }
     }
 
@@ -82,6 +75,27 @@ final class RawLMDBEngine: TweetEngine {
     func deletes(_ ids: [Int64]) throws {
         try callBaseline(name) { error in
             ids.withUnsafeBufferPointer { bench_lmdb_deletes(store, $0.baseAddress, $0.count, &error) }
+        }
+    }
+
+    func census() throws -> Census {
+        var census = bench_census()
+        try callBaseline(name) { error in bench_lmdb_census(store, &census, &error) }
+        return Census(census)
+    }
+
+    func layout() throws -> [TreeShape]? {
+        var trees = (bench_lmdb_tree(), bench_lmdb_tree(), bench_lmdb_tree())
+        try callBaseline(name) { error in
+            withUnsafeMutableBytes(of: &trees) {
+                bench_lmdb_layout(store, $0.baseAddress!.assumingMemoryBound(to: bench_lmdb_tree.self), &error)
+            }
+        }
+        return [trees.0, trees.1, trees.2].map { tree in
+            TreeShape(
+                database: withUnsafeBytes(of: tree.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) },
+                depth: Int(tree.depth), branchPages: tree.branch_pages, leafPages: tree.leaf_pages,
+                overflowPages: tree.overflow_pages, entries: tree.entries)
         }
     }
 

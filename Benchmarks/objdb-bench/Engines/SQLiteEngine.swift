@@ -1,8 +1,9 @@
 import CBaselines
 
 /// SQLite from Debian called from C (`Benchmarks/CBaselines/sqlite.c`), as its users tune it:
-/// WAL, prepared statements, an index on `userId`, a cache that holds the data,
-/// `synchronous=FULL` when durable and `OFF` when not. Each workload is one C call.
+/// WAL, statements prepared once per store, an index on `userId`, a cache that holds the data,
+/// `synchronous=FULL` when durable and `OFF` when not, the bulk load in id order. Each workload
+/// is one C call.
 final class SQLiteEngine: TweetEngine {
     let name = "sqlite"
     private var store: OpaquePointer?
@@ -74,6 +75,14 @@ final class SQLiteEngine: TweetEngine {
             ids.withUnsafeBufferPointer { bench_sqlite_deletes(store, $0.baseAddress, $0.count, &error) }
         }
     }
+
+    func census() throws -> Census {
+        var census = bench_census()
+        try callBaseline(name) { error in bench_sqlite_census(store, &census, &error) }
+        return Census(census)
+    }
+
+    func layout() throws -> [TreeShape]? { nil }
 
     func fileSize() -> Int {
         Int(bench_sqlite_file_size(store))

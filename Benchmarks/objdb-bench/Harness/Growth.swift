@@ -45,12 +45,14 @@ struct GrowthReport {
         return large / small
     }
 
-    /// The growth target: ObjDB's W4 cost at 10^7 within ``Targets/pointReadGrowth`` of its cost at 10^5.
+    /// The growth target: ObjDB's W4 cost grows from 10^5 to 10^7 by no more than raw LMDB's own does.
+    /// (Measured as ObjDB's factor ÷ raw LMDB's, at most 1.)
     var targets: [TargetCheck] {
-        [
+        let relative = pointReadGrowth("objdb").flatMap { mine in pointReadGrowth("raw-lmdb").map { mine / $0 } }
+        return [
             TargetCheck(
-                workload: "W4", measure: "objdb cost per read at 10^7 ÷ at 10^5", measured: pointReadGrowth("objdb"),
-                bound: Targets.pointReadGrowth, higherIsBetter: false)
+                workload: "W4", measure: "objdb's growth 10^5 → 10^7 ÷ raw-lmdb's", measured: relative, bound: 1,
+                higherIsBetter: false)
         ]
     }
 
@@ -78,7 +80,11 @@ struct GrowthReport {
         }
         lines += aligned(rows, leftColumns: 2)
 
-        lines += ["", "W4 cost per read in ns (lower is better), and its growth from 10^5 to 10^7 (target ≤ 1.5×)", ""]
+        lines += [
+            "",
+            "W4 cost per read in ns (lower is better), and its growth from 10^5 to 10^7 (target: ObjDB's ≤ raw LMDB's)",
+            "",
+        ]
         var costs = [["N"] + engines]
         for (size, _) in reports {
             costs.append(

@@ -6,6 +6,10 @@ struct Report {
     let repetitions: Int
     private(set) var measurements: [String: Measurement] = [:]
     var fileSizes: [String: [Int]] = [:]
+    /// Per workload, what every engine agreed on after it (a checksum, or the census of the stores).
+    private(set) var checks: [(workload: String, agreed: String)] = []
+    /// Each LMDB engine's B-trees after W1 and after W8, from the first repetition.
+    var layouts: [(workload: String, engine: String, trees: [TreeShape])] = []
     /// What the standalone workloads (W10, …) add, in the order they ran.
     var sections: [WorkloadSection] = []
 
@@ -21,7 +25,8 @@ struct Report {
 
     static let titles = [
         "W1": "bulk insert", "W2": "durable, 1 writer", "W2c": "durable, 8 writers",
-        "W2c-async": "durable, 8 async tasks", "W3": "non-durable single", "W4": "point reads",
+        "W2c-async": "durable, 8 async tasks", "W3-fresh": "non-durable single, after W1",
+        "W3": "non-durable single, after W8", "W4": "point reads",
         "W5": "indexed query", "W6": "filtered scan", "W7": "updates", "W8": "deletes", "W10": "notifications",
         "bytes/object": "after W1",
     ]
@@ -30,7 +35,8 @@ struct Report {
     /// The workloads `--workloads` takes, in the order they print.
     static var order: [String] { engineWorkloads + standaloneWorkloads.map(\.name) }
     /// The rows of the throughput table: W2c runs ObjDB twice, from 8 threads and from 8 tasks.
-    static let rows = ["W1", "W2", "W2c", "W2c-async", "W3", "W4", "W5", "W6", "W7", "W8"]
+    /// W3 runs twice: on the store fresh after W1, and after W8 (whose freed pages LMDB's commits then carry).
+    static let rows = ["W1", "W2", "W2c", "W2c-async", "W3-fresh", "W3", "W4", "W5", "W6", "W7", "W8"]
 
     /// The workload whose measurements are `workload`'s baseline: ObjDB's async writes are
     /// compared with the other engines' 8 writer threads.
@@ -43,6 +49,18 @@ struct Report {
             "\(engine)/\(workload)", default: Measurement(engine: engine, workload: workload, operations: operations)
         ]
         .seconds.append(seconds)
+    }
+
+    /// Records what the engines agreed on after `workload`; throws when a repetition found otherwise.
+    mutating func agree(_ workload: String, on agreed: String) throws {
+        if let earlier = checks.first(where: { $0.workload == workload }) {
+            guard earlier.agreed == agreed else {
+                throw BenchmarkFailure.disagreement(
+                    workload: workload, detail: "\(agreed) in one repetition, \(earlier.agreed) in another")
+            }
+            return
+        }
+        checks.append((workload, agreed))
     }
 
     func throughput(_ engine: String, _ workload: String) -> Double? {
@@ -81,6 +99,14 @@ struct Report {
         sizeRow += [sizeRatio("raw-lmdb"), sizeRatio("sqlite")]
         rows.append(sizeRow)
         lines += aligned(rows)
+        if !checks.isEmpty {
+            lines += ["", "Checked after each workload, equal on every engine in every repetition:"]
+            let width = checks.map(\.workload.count).max() ?? 0
+            lines += checks.map {
+                "  " + $0.workload.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.agreed
+            }
+        }
+        lines += layoutLines
         for section in sections where !section.lines.isEmpty {
             lines += [""] + section.lines
         }
@@ -94,6 +120,21 @@ struct Report {
         }
         lines += sections.flatMap(\.results)
         return lines.joined(separator: "\n")
+    }
+
+    /// Each LMDB store's B-trees after W1 and W8 (`mdb_stat`): a difference in layout shows here.
+    private var layoutLines: [String] {
+        guard !layouts.isEmpty else { return [] }
+        var rows = [["after", "engine", "database", "depth", "branch", "leaf", "overflow", "entries"]]
+        for (workload, engine, trees) in layouts {
+            for tree in trees {
+                rows.append([
+                    workload, engine, tree.database, String(tree.depth), String(tree.branchPages),
+                    String(tree.leafPages), String(tree.overflowPages), String(tree.entries),
+                ])
+            }
+        }
+        return ["", "LMDB layout (pages of 4 KiB):"] + aligned(rows, leftColumns: 3)
     }
 
     func json(engines: [String], peakMemory: Int) throws -> Data {
@@ -115,6 +156,19 @@ struct Report {
         var document: [String: Any] = [
             "count": count, "repetitions": repetitions, "measurements": entries, "bytes_per_object": sizes,
             "peak_memory_bytes": peakMemory,
+            "checks": Dictionary(checks.map { ($0.workload, $0.agreed) }, uniquingKeysWith: { first, _ in first }),
+            "layouts": layouts.map { workload, engine, trees in
+                [
+                    "after": workload, "engine": engine,
+                    "trees": trees.map { tree in
+                        [
+                            "database": tree.database, "depth": tree.depth, "branch_pages": tree.branchPages,
+                            "leaf_pages": tree.leafPages, "overflow_pages": tree.overflowPages,
+                            "entries": tree.entries,
+                        ] as [String: Any]
+                    },
+                ] as [String: Any]
+            },
         ]
         for section in sections { document[section.jsonKey] = section.json }
         return try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])

@@ -276,8 +276,16 @@ extension WriteScope {
             guard let current = try record(in: binding, key: key) else { return }
             reader = current
         }
-        // Only what the indexes and backlinks need: the other fields are deleted unread.
-        var values = [StoredValue](repeating: .null, count: binding.properties.count)
+        // Only what the indexes and backlinks need: the other fields are deleted unread. (In the
+        // buffer adds reuse: deleting never adds.)
+        var values = addedValuesBuffer
+        addedValuesBuffer = []
+        defer { addedValuesBuffer = values }
+        if values.count == binding.properties.count {
+            for position in values.indices { values[position] = .null }
+        } else {
+            values = [StoredValue](repeating: .null, count: binding.properties.count)
+        }
         let codec = ValueCodec(schema: catalog.schemaIndex)
         for property in binding.bookkeepingProperties {
             values[property.position] = codec.decodeField(reader.field(property.slot), of: property.schema)

@@ -81,6 +81,9 @@ package final class WriteScope: ObjectWriter {
 
     deinit {
         if isOpen, ownsTransaction { cancel() }
+        // The snapshot holds this scope unowned: a scope that owns its transaction cleared it on
+        // commit or cancel; the migration's clears it here.
+        if !ownsTransaction { snapshot.writer = nil }
     }
 
     /// The write transaction; a precondition of every write. `operation` names the write for the

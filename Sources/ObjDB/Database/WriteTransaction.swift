@@ -48,6 +48,9 @@ public final class WriteTransaction {
     let isGrouped: Bool
     /// Whether ``cancel()`` was called in a grouped write.
     private(set) var wasCancelled = false
+    /// The object the last point read returned, for the next one to reuse once the caller lets go
+    /// (as ``ReadView`` does: W7 and W8 in docs/BENCHMARKS.md).
+    private var recycledObject: ObjectBase?
 
     init(scope: WriteScope, isGrouped: Bool = false) {
         self.scope = scope
@@ -121,7 +124,14 @@ public final class WriteTransaction {
     /// The object of `type` whose primary key is `key`, as this transaction sees it, or `nil`.
     public func object<T: Object>(ofType type: T.Type, forPrimaryKey key: some PrimaryKeyValue) -> T? {
         do {
-            return try scope.snapshot.object(type, key: key._objectKey)
+            // Taken out of the transaction, so the slot holds the only reference when the caller let go.
+            var recycled: T?
+            if let last = recycledObject, ObjectIdentifier(Swift.type(of: last)) == ObjectIdentifier(T.self) {
+                recycled = unsafeDowncast(last, to: T.self)
+            }
+            recycledObject = nil
+            defer { recycledObject = recycled }
+            return try scope.snapshot.object(type, key: key._objectKey, recycling: &recycled)
         } catch {
             scope.catalog.faults.report(error)
             return nil

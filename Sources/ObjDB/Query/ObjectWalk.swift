@@ -30,10 +30,12 @@ struct ObjectWalk {
     private var current: [[UInt8]] = []
     /// The object `next()` returned last, reused for the next one once the loop lets go of it.
     private var recycled: ObjectBase?
+    /// The matches read one at a time instead of `keys`, when the loop streams them.
+    private let stream: ScanStream?
 
     init(
         snapshot: Snapshot, binding: TypeBinding, type: ObjectBase.Type, keys: KeyChunks, records: [RecordReader]?,
-        generation: UInt64
+        generation: UInt64, stream: ScanStream? = nil
     ) {
         self.snapshot = snapshot
         self.binding = binding
@@ -46,11 +48,13 @@ struct ObjectWalk {
         isFlat = keys.flat != nil
         self.records = records.flatMap { $0.count == keys.count ? $0 : nil }
         self.generation = generation
+        self.stream = stream
         if !isFlat, keys.chunkCount > 0 { current = keys.chunk(0) }
     }
 
     /// The next object that still exists, or `nil` at the end.
     mutating func next() -> ObjectBase? {
+        if let stream { return nextInStream(stream) }
         if isFlat { return nextInFlat() }
         while position < keys.count {
             while offset == current.count {
@@ -111,6 +115,29 @@ struct ObjectWalk {
                     &recycled, in: snapshot, binding: binding, copying: key, key: objectKey, record: record)
             }
             if let found { return found }
+        }
+        return nil
+    }
+
+    /// `next()` over a ``ScanStream``: each match's key and record are read in place, in the
+    /// version the loop began in; once the loop wrote or refreshed, each object is read as it is now.
+    private mutating func nextInStream(_ stream: ScanStream) -> ObjectBase? {
+        var recycled: ObjectBase? = nil
+        swap(&recycled, &self.recycled)
+        defer { swap(&recycled, &self.recycled) }
+        let maker = Maker(type: type, madeAs: madeAs, recycles: recycles)
+        while let match = stream.next() {
+            let objectKey =
+                ObjectKeyCodec.decode(match.key, primaryKeyType: primaryKeyType)
+                ?? snapshot.standInForDamagedKey(of: binding)
+            var record = match.record
+            if record == nil || snapshot.generation != generation {
+                // The loop wrote: skip objects it deleted.
+                record = Self.record(in: snapshot, binding, key: match.key)
+                guard record != nil else { continue }
+            }
+            return maker.object(
+                &recycled, in: snapshot, binding: binding, copying: match.key, key: objectKey, record: record)
         }
         return nil
     }

@@ -22,7 +22,7 @@ final class PreparedQuery: @unchecked Sendable {
     /// The paths a run chooses among by their sizes in its snapshot (``plan`` first, with
     /// ``residual``), each with its residual filter; empty when the plan is fixed.
     let alternatives: [(plan: QueryPlan, residual: FilterProgram?)]
-    private let sortPaths: [[String]]
+    let sortPaths: [[String]]
     private let distinctPaths: [[String]]
     /// The spec's ``QuerySpec/then`` steps, each with the paths it reads.
     private let thenSteps: [(step: OrderingStep, paths: [[String]])]
@@ -171,6 +171,10 @@ final class PreparedQuery: @unchecked Sendable {
     /// order is the results' order.
     func first(_ reader: QueryReader) throws -> (key: [UInt8], record: RecordReader?)? {
         if let ranking = spec.ranking { return try rankedMatches(ranking, reader).first.map { ($0, nil) } }
+        if !spec.sorts.isEmpty, !sortedByPlan, spec.distinctPaths.isEmpty, spec.then.isEmpty {
+            guard spec.limit != 0 else { return nil }
+            return try leastBySort(reader).map { ($0, nil) }
+        }
         guard orderedByScan, spec.limit != 0, spec.then.isEmpty else {
             let found = try matches(reader)
             return found.keys.first.map { ($0, found.records?.first) }

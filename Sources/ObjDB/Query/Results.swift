@@ -147,7 +147,14 @@ public struct Results<Element: Object>: RandomAccessCollection {
 
     /// Iterates the objects as they were when iteration began, even if the loop
     /// changes them (as Realm's `for … in` does).
+    /// A loop over every object of a type, or a filter's matches in table order, reads them one
+    /// at a time, holding no list of keys; other results read their keys first.
     public func makeIterator() -> Iterator {
+        if !keys.isRead, let stream = ScanStream(query: query, snapshot: snapshot) {
+            return Iterator(
+                snapshot: snapshot, binding: binding, keys: KeyChunks(), records: nil,
+                generation: snapshot.generation, stream: stream)
+        }
         let (keys, records) = self.keys.currentWithRecords()
         return Iterator(
             snapshot: snapshot, binding: binding, keys: keys, records: records, generation: snapshot.generation)
@@ -161,11 +168,12 @@ public struct Results<Element: Object>: RandomAccessCollection {
         private let makesElements: Bool
 
         init(
-            snapshot: Snapshot, binding: TypeBinding, keys: KeyChunks, records: [RecordReader]?, generation: UInt64
+            snapshot: Snapshot, binding: TypeBinding, keys: KeyChunks, records: [RecordReader]?, generation: UInt64,
+            stream: ScanStream? = nil
         ) {
             walk = ObjectWalk(
                 snapshot: snapshot, binding: binding, type: Element.self, keys: keys, records: records,
-                generation: generation)
+                generation: generation, stream: stream)
             makesElements = binding.swiftType.map { $0 is Element.Type } ?? true
         }
 
@@ -203,6 +211,9 @@ final class KeyList {
         self.binding = binding
         self.query = query
     }
+
+    /// Whether the keys were read for the snapshot's current version.
+    var isRead: Bool { generation == snapshot.generation }
 
     /// The count, 0 when the snapshot cannot be read.
     var count: Int { reportingFaults(orElse: 0) { try count(throwing: false) } }

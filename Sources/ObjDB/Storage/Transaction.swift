@@ -270,6 +270,9 @@ extension Transaction {
         if let value {
             var dataValue = MDB_val(value)
             code = mdb_del(pointer, database.dbi, &keyValue, &dataValue)
+        } else if let cursor = updateCursor(standingAt: key, in: database) {
+            // A get of this write found the key: delete where its cursor stands, with no second descent.
+            code = mdb_cursor_del(cursor, 0)
         } else {
             code = mdb_del(pointer, database.dbi, &keyValue, nil)
         }

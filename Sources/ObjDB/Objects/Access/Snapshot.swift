@@ -24,7 +24,19 @@ final class Snapshot {
     /// Where the view reading through this snapshot may be used.
     var confinement: Confinement = .isolation
     /// The write in progress through this snapshot, which its objects' assignments go through.
-    weak var writer: (any ObjectWriter)?
+    ///
+    /// Not `weak`: a weak reference gives its target a side table, and then every retain and
+    /// release of the write scope takes the runtime's slow path (a fifth of an update's object
+    /// work, W7 in docs/BENCHMARKS.md). Sound because a scope sets it to itself and clears it
+    /// before it goes: ``endWriting()`` on commit and cancel, its deinit for the opening migration's.
+    /// Debug builds check it: there the reference is `unowned` (safe), which traps on a scope gone.
+    #if DEBUG
+        unowned var writer: (any ObjectWriter)?
+    #else
+        unowned(unsafe) var writer: (any ObjectWriter)?
+    #endif
+    /// What reads the read transaction beyond one call, told before it ends.
+    private var dependents: [WeakTransactionDependent] = []
     /// The notifications of the view reading through this snapshot, once it is observed.
     var observation: (any SnapshotObservation)?
 
@@ -94,6 +106,12 @@ final class Snapshot {
         return snapshot
     }
 
+    /// Tells `dependent` before the current read transaction ends (``TransactionDependent``).
+    func addDependent(_ dependent: any TransactionDependent) {
+        dependents.removeAll { $0.dependent == nil }
+        dependents.append(WeakTransactionDependent(dependent: dependent))
+    }
+
     /// Moves a live snapshot to `shared`, a shared transaction at a newer version (a notification's).
     func adopt(_ shared: Transaction) {
         guard !isWriting, !isFrozen, transaction !== shared else { return }
@@ -113,8 +131,22 @@ final class Snapshot {
 
     /// A write's held inserts are put when it next needs their table, on a read too: a write
     /// that may move records the snapshot's objects point at.
+    ///
+    /// Unowned, not weak, for the reason ``writer`` is: the snapshot stops watching before it lets
+    /// go of the transaction (``stopWatchingHeldEntries()``), so the closure never outlives it.
     private func watchHeldEntries(of write: Transaction) {
-        write.didPutHeldEntries = { [weak self] in self?.didWrite() }
+        #if DEBUG
+            // Checked: a safe `unowned` reference traps if the closure outlives the snapshot.
+            write.didPutHeldEntries = { [unowned self] in self.didWrite() }
+        #else
+            write.didPutHeldEntries = { [unowned(unsafe) self] in self.didWrite() }
+        #endif
+    }
+
+    /// Undoes ``watchHeldEntries(of:)`` on the transaction read through, which may outlive the
+    /// snapshot (the opening commits the adopted one).
+    private func stopWatchingHeldEntries() {
+        transaction?.didPutHeldEntries = nil
     }
 
     /// Swaps the write transaction for a nested one (or back): reads and writes then go through it.
@@ -125,6 +157,7 @@ final class Snapshot {
 
     /// Lets go of the write transaction its owner committed or aborted; the next read begins a new snapshot.
     func endWriting() {
+        stopWatchingHeldEntries()
         transaction = nil
         writer = nil
         generation &+= 1
@@ -152,6 +185,7 @@ final class Snapshot {
 
     /// Lets go of an adopted transaction without ending it: its owner commits or aborts it.
     func releaseAdoptedTransaction() {
+        stopWatchingHeldEntries()
         transaction = nil
         isClosed = true
         generation &+= 1
@@ -161,6 +195,10 @@ final class Snapshot {
     /// frozen views or by the notifier): the last holder's release ends it.
     private func releaseTransaction() {
         guard let transaction else { return }
+        let ending = dependents
+        dependents.removeAll()
+        for entry in ending { entry.dependent?.transactionWillEnd() }
+        stopWatchingHeldEntries()
         self.transaction = nil
         if !transaction.isShared { transaction.abort() }
     }
