@@ -24,7 +24,8 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+from selenium.common.exceptions import (NoAlertPresentException, NoSuchElementException,
+                                        StaleElementReferenceException, TimeoutException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -110,7 +111,15 @@ def browser(download_directory, width=1280, height=800):
 
 
 def wait(driver, condition, seconds=10):
-    return WebDriverWait(driver, seconds, poll_frequency=0.02).until(condition)
+    # The live page re-renders rows as change sets arrive, so an element found a moment ago can
+    # be replaced before it is read: such a read is retried, not a failure.
+    return WebDriverWait(driver, seconds, poll_frequency=0.02,
+                         ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
+
+
+def attribute(driver, selector, name, seconds=5):
+    """`name` of the element `selector` finds now, read again if the page replaces the element."""
+    return wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, selector).get_attribute(name) or " ", seconds)
 
 
 def rows(driver):
@@ -265,15 +274,16 @@ def main():
         appeared = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, 'tr[data-key="999999"]'), 10)
         delay = time.monotonic() - committed
         check(f"a row another process commits appears ({delay * 1000:.0f} ms after the writer exits)", delay < 2.0)
-        check("the new row is marked", "inserted" in appeared[0].get_attribute("class"))
+        check("the new row is marked", "inserted" in attribute(driver, 'tr[data-key="999999"]', "class"))
         wait(driver, lambda d: "202 objects" in d.find_element(By.ID, "count").text)
         check("the count follows", True)
         with open(new_tweet, "w") as file:
             file.write(json.dumps({"_type": "Tweet", "_key": 999999, "retweetCount": 8}) + "\n")
         subprocess.run([os.path.join(arguments.build, "objdb-inspect"), store, "import", new_tweet], check=True,
                        stdout=subprocess.DEVNULL)
-        cell = wait(driver, lambda d: [c for c in d.find_elements(By.CSS_SELECTOR, 'tr[data-key="999999"] td[data-column="retweetCount"]') if c.text == "8"])
-        check("a modified cell flashes", "flash" in cell[0].get_attribute("class"))
+        cell_classes = wait(driver, lambda d: [c.get_attribute("class") or "" for c in d.find_elements(
+            By.CSS_SELECTOR, 'tr[data-key="999999"] td[data-column="retweetCount"]') if c.text == "8"])
+        check("a modified cell flashes", "flash" in cell_classes[0])
 
         # ---- export ----
         driver.get(inspector.base + "/types/Tweet?q=retweetCount+%3E+90")
