@@ -114,7 +114,7 @@ fuzz: build
 ## The main job: a server on 127.0.0.1 serves generated Twitter and NYT payloads; ObjDBSync fetches
 ## them into a fresh store (loadNewer, loadOlder, a gap and its fill, an NYT search) while a live
 ## Results prints its change sets; then objdb-inspect shows the store. Also leaves objdb-demo's
-## timeline cache in $(DEMO_STORE) for the README's objdb-inspect walkthrough.
+## timeline cache in $(DEMO_STORE) for the objdb-inspect walkthrough in docs/INSPECTOR.md.
 SYNC_DEMO_STORE ?= .build/sync-demo.objdb
 demo: deps
 	$(SWIFT) build --product objdb-sync-demo

@@ -5,13 +5,41 @@ import Testing
 @testable import ObjDB
 
 /// Seeded fuzzing in CI: 10,000 inputs per target, × `OBJDB_STRESS` under `make stress`/`make fuzz`.
-/// A crash stops the test process, so a failing seed is printed before each batch runs.
+/// Each target runs in a child process, which must exit normally, so a crash fails its test and not
+/// the run; the child's summary line is printed again here.
 @Suite("Fuzzing")
 struct FuzzTests {
-    let directory = TemporaryDirectory()
     static var inputs: Int { 10_000 * stressScale }
 
-    @Test func randomPredicatesNeverCrashTheParserTheCompilerOrTheQuery() throws {
+    @Test func randomPredicatesNeverCrashTheParserTheCompilerOrTheQuery() async throws {
+        let result = await #expect(
+            processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            try Self.fuzzPredicates()
+        }
+        let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        print(output, terminator: "")
+        #expect(
+            output.contains("fuzzed predicates"),
+            "\(String(decoding: result?.standardErrorContent ?? [], as: UTF8.self))")
+    }
+
+    @Test func randomRecordBytesNeverCrashTheDecoder() async throws {
+        let result = await #expect(
+            processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            try Self.fuzzRecords()
+        }
+        let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        print(output, terminator: "")
+        #expect(
+            output.contains("fuzzed records"), "\(String(decoding: result?.standardErrorContent ?? [], as: UTF8.self))")
+    }
+
+    /// Runs random predicates through parse, compile and query; throws unless some ran and some
+    /// were syntax errors.
+    static func fuzzPredicates() throws {
+        let directory = TemporaryDirectory()
         let database = try Database(path: directory.store(), types: [Tweet.self, TwitterUser.self])
         try database.write { transaction in
             for number in 0..<30 {
@@ -37,12 +65,16 @@ struct FuzzTests {
                 outcomes[error.code.rawValue, default: 0] += 1
             }
         }
-        print("fuzzed predicates: \(Self.inputs), outcomes \(outcomes.sorted { $0.key < $1.key })")
-        #expect(outcomes["ran", default: 0] > 0)
-        #expect(outcomes["predicateSyntax", default: 0] > 0)
+        let summary = "fuzzed predicates: \(Self.inputs), outcomes \(outcomes.sorted { $0.key < $1.key })"
+        FileHandle.standardOutput.write(Data((summary + "\n").utf8))
+        guard outcomes["ran", default: 0] > 0, outcomes["predicateSyntax", default: 0] > 0 else {
+            throw TestFailure("no predicate ran, or none was a syntax error: \(summary)")
+        }
     }
 
-    @Test func randomRecordBytesNeverCrashTheDecoder() throws {
+    /// Decodes records mutated from valid ones; throws unless some passed the full validation.
+    static func fuzzRecords() throws {
+        let directory = TemporaryDirectory()
         let database = try Database(
             path: directory.store(), types: [Everything.self, Address.self, Tweet.self, TwitterUser.self])
         let schema = SchemaIndex(database.schema)
@@ -59,12 +91,13 @@ struct FuzzTests {
             let bytes = RecordFuzzer.mutate(seed, using: &random)
             decoded += decodeRecordForFuzzing(bytes, as: type, schema: schema) ? 1 : 0
         }
-        print("fuzzed records: \(Self.inputs), \(decoded) passed the full validation")
-        #expect(decoded > 0)
+        FileHandle.standardOutput.write(
+            Data("fuzzed records: \(Self.inputs), \(decoded) passed the full validation\n".utf8))
+        guard decoded > 0 else { throw TestFailure("no mutated record passed the full validation") }
     }
 
     /// Values for every property of `type` (collections with a couple of elements, embedded records).
-    private func sampleValues(for type: ObjectSchema) -> [String: StoredValue] {
+    private static func sampleValues(for type: ObjectSchema) -> [String: StoredValue] {
         var values: [String: StoredValue] = [:]
         for property in type.properties where property.isStored {
             let one: StoredValue

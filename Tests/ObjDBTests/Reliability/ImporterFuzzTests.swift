@@ -8,11 +8,24 @@ import Testing
 
 /// The JSON importers fuzzed: generated Twitter API pages, damaged at random, imported into a
 /// store. Each import either succeeds or throws a `SyncError`, and the store stays consistent.
+/// The imports run in a child process, which must exit normally: a crash fails the test, not the run.
 @Suite("Fuzzing: JSON importers")
 struct ImporterFuzzTests {
-    let directory = TemporaryDirectory()
+    @Test func damagedPayloadsNeverCrashTheImporterOrDamageTheStore() async throws {
+        let result = await #expect(
+            processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            try Self.importDamagedPayloads()
+        }
+        let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        print(output, terminator: "")
+        #expect(
+            output.contains("fuzzed imports"), "\(String(decoding: result?.standardErrorContent ?? [], as: UTF8.self))")
+    }
 
-    @Test func damagedPayloadsNeverCrashTheImporterOrDamageTheStore() throws {
+    /// Imports damaged pages; throws when none imported or when the store check finds a problem.
+    static func importDamagedPayloads() throws {
+        let directory = TemporaryDirectory()
         var configuration = Configuration(path: directory.store(), types: TwitterImporter.modelTypes)
         configuration.isDurable = false
         let database = try Database(configuration: configuration)
@@ -33,12 +46,15 @@ struct ImporterFuzzTests {
                 outcomes["\(error.code)", default: 0] += 1
             }
             if number % 2_000 == 1_999 {
-                #expect(try StoreCheck(database: database).problems() == [])
+                let problems = try StoreCheck(database: database).problems()
+                guard problems.isEmpty else { throw TestFailure("after \(number + 1) imports: \(problems)") }
             }
         }
-        print("fuzzed imports: \(inputs), outcomes \(outcomes.sorted { $0.key < $1.key })")
-        #expect(outcomes["imported", default: 0] > 0)
-        #expect(try StoreCheck(database: database).problems() == [])
+        let summary = "fuzzed imports: \(inputs), outcomes \(outcomes.sorted { $0.key < $1.key })"
+        FileHandle.standardOutput.write(Data((summary + "\n").utf8))
+        guard outcomes["imported", default: 0] > 0 else { throw TestFailure("nothing imported: \(summary)") }
+        let problems = try StoreCheck(database: database).problems()
+        guard problems.isEmpty else { throw TestFailure("the store check: \(problems)") }
     }
 }
 
