@@ -4,7 +4,7 @@ import Testing
 
 @testable import ObjDBSync
 
-@Suite("App-only bearer tokens", .timeLimit(.minutes(1)))
+@Suite("App-only bearer tokens", .timeLimit(.minutes(5)))
 struct BearerTokenTests {
     @Test func theAppsKeysBuyABearerTokenThatFetches() async throws {
         let api = FakeTwitterAPI(count: 30, compact: true, expecting: testCredentials)

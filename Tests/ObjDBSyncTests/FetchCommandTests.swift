@@ -7,7 +7,7 @@ import Testing
 @testable import ObjDBSync
 
 /// `objdb-sync twitter …` and `objdb-sync nyt search …` against a loopback server.
-@Suite("objdb-sync fetch", .timeLimit(.minutes(1)))
+@Suite("objdb-sync fetch", .timeLimit(.minutes(5)))
 struct FetchCommandTests {
     let directory = TemporaryDirectory()
     let environment = [

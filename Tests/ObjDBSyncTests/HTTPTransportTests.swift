@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite("URLSession transport", .timeLimit(.minutes(1)))
+@Suite("URLSession transport", .timeLimit(.minutes(5)))
 struct HTTPTransportTests {
     @Test func sendsTheRequestAndReturnsStatusHeadersAndBody() async throws {
         let server = try LoopbackHTTPServer { request in

@@ -5,7 +5,7 @@ import Testing
 
 @testable import ObjDBSync
 
-@Suite("NYT client", .timeLimit(.minutes(1)))
+@Suite("NYT client", .timeLimit(.minutes(5)))
 struct NYTClientTests {
     private func client(_ api: FakeNYTAPI, delay: Duration = .zero, key: String = "nyt-key") throws -> (
         LoopbackHTTPServer, NYTClient

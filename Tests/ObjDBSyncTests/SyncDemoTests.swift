@@ -6,7 +6,7 @@ import Testing
 
 /// `make demo`'s program, run as CI runs it: it must finish by itself, exit 0, and leave each step's
 /// objects in the store it was given, replacing whatever was at that path.
-@Suite("objdb-sync-demo", .timeLimit(.minutes(1)))
+@Suite("objdb-sync-demo", .timeLimit(.minutes(5)))
 struct SyncDemoTests {
     @Test func theDemoFetchesEveryStepIntoAFreshStoreAndExitsZero() throws {
         let directory = TemporaryDirectory()

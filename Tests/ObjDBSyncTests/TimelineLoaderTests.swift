@@ -73,7 +73,7 @@ final class LoaderFixture {
     }
 }
 
-@Suite("Timeline paging", .timeLimit(.minutes(1)))
+@Suite("Timeline paging", .timeLimit(.minutes(5)))
 struct TimelineLoaderTests {
     @Test func theFirstLoadFetchesTheNewestPageWithoutCursors() async throws {
         let fixture = try LoaderFixture(count: 500, pageSize: 50)

@@ -8,7 +8,7 @@ import Testing
 /// Random orders of loadNewer and loadOlder, with the server's timeline growing and failing now
 /// and then, checked after every step against the model: no duplicate, no skipped status. The
 /// same algorithm over both APIs: v1.1 (max_id, full pages) and X v2 (until_id, pagination tokens).
-@Suite("Timeline paging against a model", .timeLimit(.minutes(1)))
+@Suite("Timeline paging against a model", .timeLimit(.minutes(5)))
 struct TimelineModelTests {
     @Test(arguments: [LoaderAPI.v1, .x], [UInt64(7), 1_234, 99_991])
     func noDuplicateOrSkippedTweetInAnyOrderOfLoads(api dialect: LoaderAPI, seed: UInt64) async throws {

@@ -20,7 +20,7 @@ func twitterClient(
     return (server, client)
 }
 
-@Suite("Twitter client", .timeLimit(.minutes(1)))
+@Suite("Twitter client", .timeLimit(.minutes(5)))
 struct TwitterClientTests {
     @Test func requestsCarryTheCursorsAndAVerifiableSignature() async throws {
         let api = FakeTwitterAPI(count: 50, compact: true, expecting: testCredentials)

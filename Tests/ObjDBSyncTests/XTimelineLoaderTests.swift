@@ -8,7 +8,7 @@ import Testing
 
 /// The timeline loader over X API v2 against the loopback server: since_id and until_id for the
 /// range, pagination tokens within a load, gaps recorded and filled as for v1.1.
-@Suite("X API v2 paging", .timeLimit(.minutes(1)))
+@Suite("X API v2 paging", .timeLimit(.minutes(5)))
 struct XTimelineLoaderTests {
     @Test func aFirstLoadAsksWithoutBoundsThenFollowsTheNextTokens() async throws {
         let fixture = try LoaderFixture(count: 500, pageSize: 50, over: .x)
@@ -161,7 +161,7 @@ struct XTimelineLoaderTests {
 }
 
 /// The v2 client's authentication and lookups.
-@Suite("X API v2 client", .timeLimit(.minutes(1)))
+@Suite("X API v2 client", .timeLimit(.minutes(5)))
 struct XClientTests {
     private func server(expecting credentials: OAuth1Credentials? = testCredentials) throws -> (
         FakeTwitterAPI, LoopbackHTTPServer

@@ -8,7 +8,7 @@ import Testing
 /// Sectioned live results (#30): a table of sections is kept in step over random write rounds by
 /// applying only the change sets the observer delivers, as a `UITableView` applies them, and
 /// checked against the sections worked out in plain Swift from the same writes.
-@Suite("Live results: sections", .timeLimit(.minutes(2)))
+@Suite("Live results: sections", .timeLimit(.minutes(5)))
 struct SectionedResultsTests {
     let directory = TemporaryDirectory()
 

@@ -175,7 +175,7 @@ struct QueryOrderingClauseTests: EverythingFixture {
 
     // MARK: Live
 
-    @Test(.timeLimit(.minutes(1))) func liveResultsKeepTheTrailerAcrossCommits() throws {
+    @Test(.timeLimit(.minutes(5))) func liveResultsKeepTheTrailerAcrossCommits() throws {
         let database = try counterStore(directory)
         try database.write { transaction in
             for id in 1...4 { try transaction.create(Counter.self, value: ["id": id, "value": id * 10]) }
