@@ -30,11 +30,13 @@ package struct ObjectScan {
     package var schema: ObjectSchema { binding.schema }
 
     /// Calls `body` with each selected object after the first `offset`, at most `limit` of them;
-    /// `body` returns `false` to stop.
+    /// `body` returns `false` to stop. A `deadline` bounds the query's work (not `body`'s).
     ///
     /// - Throws: ``ObjDBError/corruptRecord(path:type:reason:)`` for a record that does not decode,
-    ///   and what `body` throws.
-    package func forEach(offset: Int = 0, limit: Int? = nil, _ body: (ScannedObject) throws -> Bool) throws {
+    ///   `queryTimedOut` or `queryCancelled` past the deadline, and what `body` throws.
+    package func forEach(
+        offset: Int = 0, limit: Int? = nil, deadline: QueryDeadline? = nil, _ body: (ScannedObject) throws -> Bool
+    ) throws {
         guard let table = binding.table, limit != 0 else { return }
         let database = view.database
         let source = try view.recordSource()
@@ -77,7 +79,7 @@ package struct ObjectScan {
 
         var wanted: Int?
         if let limit, !offset.addingReportingOverflow(limit).overflow { wanted = offset + limit }
-        switch try query.walk(first: wanted, in: source) {
+        switch try query.walk(first: wanted, in: source, deadline: deadline) {
         case .keys(let keys):
             try deliverKeys(keys)
         case .table(let lower, let upper, let filter):

@@ -22,6 +22,7 @@ struct DumpCommand: Subcommand {
             .value("offset", "N", "skip the first N objects"),
             .value("props", "A,B", "only these properties, in this order"),
             .value("format", "FORMAT", "table (default), json, ndjson or csv"),
+            .value("time-limit", "MS", "stop the query after MS milliseconds"),
         ])
 
     let type: String
@@ -31,6 +32,7 @@ struct DumpCommand: Subcommand {
     let offset: Int
     let properties: [String]?
     let format: String
+    let timeLimit: Int?
 
     init(parsing arguments: ParsedCommand) throws(UsageError) {
         type = arguments.operands[0]
@@ -49,6 +51,7 @@ struct DumpCommand: Subcommand {
             $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         }
         format = try arguments.choice("format", of: ["table", "json", "ndjson", "csv"]) ?? "table"
+        timeLimit = try arguments.integer("time-limit", in: 1...86_400_000)
     }
 
     func validate() throws(UsageError) {
@@ -63,9 +66,10 @@ struct DumpCommand: Subcommand {
         return try database.read { view in
             let scan = try ObjectScan(view: view, type: type, filter: filter, sorts: sorts)
             let writer = try ObjectTextWriter(scan: scan, properties: properties)
+            let deadline = timeLimit.map { QueryDeadline.after(.milliseconds($0)) }
             switch format {
             case "ndjson":
-                try scan.forEach(offset: offset, limit: limit) { object in
+                try scan.forEach(offset: offset, limit: limit, deadline: deadline) { object in
                     try writer.writeJSON(object, to: output)
                     output.write(UInt8(ascii: "\n"))
                     return true
@@ -73,7 +77,7 @@ struct DumpCommand: Subcommand {
             case "json":
                 var first = true
                 output.write("[")
-                try scan.forEach(offset: offset, limit: limit) { object in
+                try scan.forEach(offset: offset, limit: limit, deadline: deadline) { object in
                     output.write(first ? "\n  " : ",\n  ")
                     first = false
                     try writer.writeJSON(object, to: output)
@@ -83,7 +87,7 @@ struct DumpCommand: Subcommand {
             case "csv":
                 writer.writeCSVHeader(to: output)
                 let scratch = ByteBuffer()
-                try scan.forEach(offset: offset, limit: limit) { object in
+                try scan.forEach(offset: offset, limit: limit, deadline: deadline) { object in
                     try writer.writeCSV(object, scratch: scratch, to: output)
                     return true
                 }
@@ -92,7 +96,7 @@ struct DumpCommand: Subcommand {
                     header: writer.properties.map(\.name), width: context.terminal.width, terminal: context.terminal,
                     output: output)
                 let cells = writer.properties.map { _ in ByteBuffer() }
-                try scan.forEach(offset: offset, limit: limit) { object in
+                try scan.forEach(offset: offset, limit: limit, deadline: deadline) { object in
                     try writer.writeCells(object, into: cells)
                     table.add(cells)
                     return true

@@ -32,9 +32,14 @@ package struct ScanQuery {
     /// How to read the matches in `source`, when only the first `count` of them (`nil`: all) are
     /// wanted: without an order to impose, a walk of the table (or of the primary-key range the
     /// filter allows) holding nothing; otherwise the matches' keys, not their records.
-    package func walk(first count: Int?, in source: RecordSource) throws -> Walk {
+    ///
+    /// A `deadline` bounds the query's work: finding the keys, and each record the returned
+    /// filter tests; past it they throw ``ObjDBError/Code/queryTimedOut`` or
+    /// ``ObjDBError/Code/queryCancelled``.
+    package func walk(first count: Int?, in source: RecordSource, deadline: QueryDeadline? = nil) throws -> Walk {
         let spec = query.spec
-        let reader = QueryReader(source: source, readsDamagedAsEmpty: false)
+        var reader = QueryReader(source: source, readsDamagedAsEmpty: false)
+        if let deadline { reader.budget = QueryBudget(deadline, typeName: query.binding.schema.name) }
         guard spec.sorts.isEmpty, spec.distinctPaths.isEmpty, spec.limit == nil, spec.then.isEmpty else {
             return .keys(try (count.map { query.limited(to: $0) } ?? query).matches(reader).keys)
         }
@@ -61,6 +66,7 @@ package struct RecordFilter {
     /// - Throws: ``ObjDBError/corruptRecord(path:type:reason:)`` for a damaged linked record the
     ///   filter reads.
     package func matches(_ record: RecordReader, key: UnsafeRawBufferPointer) throws -> Bool {
-        try program.matches(record, key: key, in: reader)
+        try reader.budget?.spend()
+        return try program.matches(record, key: key, in: reader)
     }
 }
