@@ -230,11 +230,14 @@ extension FullTextSearcher {
             entry = try cursor.next()
         }
         if current.count > 0 { lists.append(current) }
+        let chunked: OrdinalPostings
         switch lists.count {
-        case 0: return OrdinalPostings()
-        case 1: return lists[0]
-        default: return OrdinalPostings(union: lists, detail: detail)
+        case 0: chunked = OrdinalPostings()
+        case 1: chunked = lists[0]
+        default: chunked = OrdinalPostings(union: lists, detail: detail)
         }
+        let recent = try recentOrdinalPostings(of: term, within: candidates, detail: detail, positions: positions)
+        return recent.count == 0 ? chunked : OrdinalPostings(merging: chunked, recent)
     }
 
     private func damaged(_ token: some Collection<UInt8>) -> ObjDBError {
