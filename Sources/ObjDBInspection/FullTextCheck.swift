@@ -32,16 +32,39 @@ struct FullTextCheck {
         func problem(_ text: String) {
             if problems.count < Self.listedProblems { problems.append("\(label): \(text)") } else { unlisted += 1 }
         }
+        // The recent segment: each object's postings, gathered per token (in table-key order).
+        var recent: [[UInt8]: PostingCodec.Chunk] = [:]
+        var recentBytes = 0
+        let segment = try transaction.cursor(index)
+        var recentEntry = try [PostingCodec.recentPrefix].withUnsafeBytes { try segment.seek(atLeast: $0) }
+        while let current = recentEntry, PostingCodec.isRecentKey(current.key) {
+            recentBytes += current.value.count
+            let key = Array(current.key.dropFirst())
+            if let entry = PostingCodec.RecentEntry(current.value), let tokens = entry.decoded() {
+                for (token, positions) in tokens {
+                    recent[token, default: PostingCodec.Chunk()].append(
+                        key: key, length: entry.length, positions: positions)
+                }
+            } else {
+                problem("the recent entry of \(describe(key)) does not decode")
+            }
+            recentEntry = try segment.next()
+        }
         let storedStatistics = try PostingCodec.statisticsKey.withUnsafeBytes { try transaction.get($0, in: index) }
         if let storedStatistics {
-            let statistics = PostingCodec.decodeStatistics(storedStatistics)
+            let statistics = PostingCodec.decodeFullStatistics(storedStatistics)
             if statistics?.documents != expected.documents || statistics?.tokens != expected.tokens {
                 let found = statistics.map { "\($0.documents) documents, \($0.tokens) tokens" } ?? "undecodable"
                 problem(
                     "the statistics say \(found); the objects have \(expected.documents) documents, "
                         + "\(expected.tokens) tokens")
             }
-        } else if expected.documents > 0 {
+            if let statistics, statistics.recentBytes != recentBytes {
+                problem(
+                    "the statistics say the recent segment holds \(statistics.recentBytes) bytes; it holds \(recentBytes)"
+                )
+            }
+        } else if expected.documents > 0 || recentBytes > 0 {
             problem("the statistics entry is missing")
         }
         // The stored postings, token by token, compared with the expected ones in key order.
@@ -49,8 +72,10 @@ struct FullTextCheck {
         var nextExpected = 0
         var stored = PostingCodec.Chunk()
         var storedToken: [UInt8]?
-        func finishToken() {
-            guard let token = storedToken else { return }
+        var recentTokens = recent.keys.sorted { a, b in
+            a.withUnsafeBytes { a in b.withUnsafeBytes { PostingCodec.compare(a, $0) < 0 } }
+        }[...]
+        func compare(_ token: [UInt8], _ stored: PostingCodec.Chunk) {
             let name = String(decoding: token, as: UTF8.self)
             while nextExpected < tokens.count,
                 tokens[nextExpected].withUnsafeBytes({ a in token.withUnsafeBytes { PostingCodec.compare(a, $0) } }) < 0
@@ -65,6 +90,26 @@ struct FullTextCheck {
             } else {
                 problem("'\(name)' has \(stored.count) postings, but no object holds it")
             }
+        }
+        /// Compares the recent-only tokens below `token` (all of them: `nil`).
+        func compareRecent(before token: [UInt8]?) {
+            while let first = recentTokens.first,
+                token.map({ token in
+                    first.withUnsafeBytes { a in token.withUnsafeBytes { PostingCodec.compare(a, $0) < 0 } }
+                }) ?? true
+            {
+                compare(first, recent[first]!)
+                recentTokens.removeFirst()
+            }
+        }
+        func finishToken() {
+            guard let token = storedToken else { return }
+            compareRecent(before: token)
+            if recentTokens.first == token, let segment = recent[token] {
+                recentTokens.removeFirst()
+                stored = merged(stored, segment, token: token, problem: problem)
+            }
+            compare(token, stored)
             stored = PostingCodec.Chunk()
             storedToken = nil
         }
@@ -72,7 +117,9 @@ struct FullTextCheck {
         var entry = try cursor.first()
         while let current = entry {
             defer { entry = try? cursor.next() }
-            if current.key.elementsEqual(PostingCodec.statisticsKey) { continue }
+            if current.key.elementsEqual(PostingCodec.statisticsKey) || PostingCodec.isRecentKey(current.key) {
+                continue
+            }
             guard let (token, firstKey) = PostingCodec.splitEntryKey(current.key) else {
                 problem("an entry's key has no token and table key")
                 continue
@@ -98,12 +145,47 @@ struct FullTextCheck {
             }
         }
         finishToken()
+        compareRecent(before: nil)
         while nextExpected < tokens.count {
             problem("'\(String(decoding: tokens[nextExpected], as: UTF8.self))' has no postings")
             nextExpected += 1
         }
         if unlisted > 0 { problems.append("\(label): \(unlisted) more problems") }
         return problems
+    }
+
+    /// A token's postings in the chunks and in the recent segment, in table-key order; an object
+    /// in both is a problem.
+    private func merged(
+        _ chunks: PostingCodec.Chunk, _ segment: PostingCodec.Chunk, token: [UInt8], problem: (String) -> Void
+    ) -> PostingCodec.Chunk {
+        var result = PostingCodec.Chunk()
+        var a = 0
+        var b = 0
+        while a < chunks.count || b < segment.count {
+            let order =
+                a == chunks.count
+                ? 1
+                : b == segment.count
+                    ? -1
+                    : chunks.key(a).withUnsafeBytes { left in
+                        segment.key(b).withUnsafeBytes { PostingCodec.compare(left, $0) }
+                    }
+            if order == 0 {
+                problem(
+                    "'\(String(decoding: token, as: UTF8.self))' holds \(describe(Array(chunks.key(a)))) "
+                        + "both in its chunks and in the recent segment")
+            }
+            if order <= 0 {
+                result.append(key: chunks.key(a), length: chunks.lengths[a], positions: chunks.positions(a))
+                a += 1
+                if order == 0 { b += 1 }
+            } else {
+                result.append(key: segment.key(b), length: segment.lengths[b], positions: segment.positions(b))
+                b += 1
+            }
+        }
+        return result
     }
 
     /// What differs between the stored and expected postings of one token.

@@ -66,6 +66,9 @@ public struct Configuration: Sendable {
     public var fileMode: UInt16 = 0o600
     /// Whether a commit survives a power loss (`true`) or only a crash of the process.
     public var isDurable = true
+    /// When a full-text index's recent segment passes this many bytes, the write folds it into the
+    /// index's chunks (docs/FORMAT.md, "Full-text indexes"). Tests lower it to fold often.
+    package var fullTextRecentLimit = 16 * 1024
     /// The most versions read transactions may pin at once, across processes; `nil` for no limit.
     ///
     /// Every version a view holds keeps the pages it reads from being reused, so a view left

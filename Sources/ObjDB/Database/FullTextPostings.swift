@@ -108,30 +108,17 @@ struct FullTextIndexWriter {
         try write(updated.count == 0 ? [] : [updated], of: token, replacing: entryKey)
     }
 
-    /// Adds `documents` and `tokens` (either may be negative) to the statistics entry.
-    func addToStatistics(documents: Int, tokens: Int) throws {
-        guard documents != 0 || tokens != 0 else { return }
-        let current = try statistics()
-        let value = PostingCodec.encodeStatistics(
-            documents: Swift.max(0, current.documents + documents), tokens: Swift.max(0, current.tokens + tokens))
-        try PostingCodec.statisticsKey.withUnsafeBytes { key in
-            try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: index) }
-        }
-    }
-
     /// The statistics entry: the documents the index holds and their tokens.
     func statistics() throws -> (documents: Int, tokens: Int) {
-        let stored = try PostingCodec.statisticsKey.withUnsafeBytes { try transaction.get($0, in: index) }
-        guard let stored else { return (0, 0) }
-        guard let statistics = PostingCodec.decodeStatistics(stored) else { throw damaged([]) }
-        return statistics
+        let statistics = try fullStatistics()
+        return (statistics.documents, statistics.tokens)
     }
 
     // MARK: Chunks
 
     /// The entry key and value of the chunk of `token` that holds `key`, or would: the last one
     /// starting at or before it, else the first. `nil` when the token has no chunk.
-    private func chunk(holding key: [UInt8], of token: [UInt8]) throws -> (key: [UInt8], value: [UInt8])? {
+    func chunk(holding key: [UInt8], of token: [UInt8]) throws -> (key: [UInt8], value: [UInt8])? {
         let cursor = try transaction.cursor(index)
         let probe = token.withUnsafeBytes { token in
             key.withUnsafeBytes { PostingCodec.entryKey(token: token, firstKey: $0) }
@@ -163,7 +150,7 @@ struct FullTextIndexWriter {
     }
 
     /// Replaces the chunk at `old` (if any) with `chunks`, each under its first key.
-    private func write(_ chunks: [PostingCodec.Chunk], of token: [UInt8], replacing old: [UInt8]?) throws {
+    func write(_ chunks: [PostingCodec.Chunk], of token: [UInt8], replacing old: [UInt8]? = nil) throws {
         var keys: [[UInt8]] = []
         for chunk in chunks {
             keys.append(
@@ -182,7 +169,7 @@ struct FullTextIndexWriter {
         }
     }
 
-    private func damaged(_ token: [UInt8]) -> ObjDBError {
+    func damaged(_ token: [UInt8]) -> ObjDBError {
         .corruptRecord(
             path: path, type: name,
             reason: token.isEmpty

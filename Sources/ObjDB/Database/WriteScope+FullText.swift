@@ -11,7 +11,9 @@ extension WriteScope {
     }
 
     /// Moves the object `key`'s postings from the tokens of `before` to those of `after` (`nil`:
-    /// no value, or no object).
+    /// no value, or no object). An object whose postings are in the recent segment
+    /// (``PostingCodec/recentKey(_:)``), or who has none, gets a recent entry; one whose postings
+    /// are in the chunks has them changed there, token by token.
     func updateFullText(
         _ property: BoundProperty, from before: StoredValue?, to after: StoredValue?, key: [UInt8],
         in binding: TypeBinding
@@ -27,6 +29,37 @@ extension WriteScope {
         let new = DocumentTokens(after)
         let oldTokens = old ?? DocumentTokens()
         let newTokens = new ?? DocumentTokens()
+        let stored = try writer.fullStatistics()
+        var statistics = stored
+        // An object with no old tokens holds no postings anywhere: no recent entry to look for.
+        let recentSize = oldTokens.count == 0 ? nil : try writer.recentEntrySize(of: key)
+        if let recentSize {
+            statistics.recentBytes -= recentSize
+            if newTokens.count > 0 {
+                statistics.recentBytes += try writer.putRecent(key: key, tokens: newTokens)
+            } else {
+                try writer.removeRecent(key: key)
+            }
+        } else if oldTokens.count > 0 {
+            try updateChunks(writer, from: oldTokens, to: newTokens, key: key)
+        } else if newTokens.count > 0 {
+            statistics.recentBytes += try writer.putRecent(key: key, tokens: newTokens)
+        }
+        statistics.documents += (new == nil ? 0 : 1) - (old == nil ? 0 : 1)
+        statistics.tokens += newTokens.length - oldTokens.length
+        if statistics != stored {
+            try writer.writeStatistics(
+                documents: statistics.documents, tokens: statistics.tokens, recentBytes: statistics.recentBytes)
+        }
+        if statistics.recentBytes > database.configuration.fullTextRecentLimit { try writer.foldRecent() }
+        didWrite()
+    }
+
+    /// Moves the object `key`'s postings in the chunks from `oldTokens` to `newTokens`: each token
+    /// that differs (or every one, when the value's length changed).
+    private func updateChunks(
+        _ writer: FullTextIndexWriter, from oldTokens: DocumentTokens, to newTokens: DocumentTokens, key: [UInt8]
+    ) throws {
         let sameLength = oldTokens.length == newTokens.length
         var oldIndex = 0
         var newIndex = 0
@@ -59,9 +92,6 @@ extension WriteScope {
                 newIndex += 1
             }
         }
-        try writer.addToStatistics(
-            documents: (new == nil ? 0 : 1) - (old == nil ? 0 : 1), tokens: newTokens.length - oldTokens.length)
-        didWrite()
     }
 
     /// Fills `property`'s full-text index from every stored object (a migration added it): the

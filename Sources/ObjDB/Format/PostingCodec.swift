@@ -65,21 +65,35 @@ package enum PostingCodec {
         )
     }
 
-    /// The statistics entry's value.
-    static func encodeStatistics(documents: Int, tokens: Int) -> [UInt8] {
+    /// The statistics entry's value: the documents, their tokens and (only when not 0) the bytes
+    /// of the recent segment's values (``recentKey(_:)``).
+    static func encodeStatistics(documents: Int, tokens: Int, recentBytes: Int = 0) -> [UInt8] {
         var bytes: [UInt8] = []
         VarUInt.append(documents, to: &bytes)
         VarUInt.append(tokens, to: &bytes)
+        if recentBytes > 0 { VarUInt.append(recentBytes, to: &bytes) }
         return bytes
     }
 
     /// The statistics in `value`; `nil` when damaged.
     package static func decodeStatistics(_ value: UnsafeRawBufferPointer) -> (documents: Int, tokens: Int)? {
+        decodeFullStatistics(value).map { ($0.documents, $0.tokens) }
+    }
+
+    /// The statistics in `value` with the recent segment's size; `nil` when damaged.
+    package static func decodeFullStatistics(_ value: UnsafeRawBufferPointer) -> (
+        documents: Int, tokens: Int, recentBytes: Int
+    )? {
         var offset = 0
-        guard let documents = VarUInt.read(value, at: &offset), let tokens = VarUInt.read(value, at: &offset),
-            offset == value.count
+        guard let documents = VarUInt.read(value, at: &offset), let tokens = VarUInt.read(value, at: &offset)
         else { return nil }
-        return (documents, tokens)
+        var recentBytes = 0
+        if offset < value.count {
+            guard let bytes = VarUInt.read(value, at: &offset), bytes > 0 else { return nil }
+            recentBytes = bytes
+        }
+        guard offset == value.count else { return nil }
+        return (documents, tokens, recentBytes)
     }
 
     // MARK: Chunks

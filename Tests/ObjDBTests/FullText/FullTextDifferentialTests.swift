@@ -185,10 +185,12 @@ struct FullTextDifferentialTests {
         #expect(faithful)
     }
 
-    @Test(arguments: [UInt64(11), 12, 13, 14])
-    func theIndexEqualsARebuildAfterAnyWrites(seed: UInt64) throws {
+    /// Each seed with a recent-segment limit of its own: folded at every write, often, now and
+    /// then, and at the default.
+    @Test(arguments: [(UInt64(11), 0), (12, 256), (13, 1024), (14, nil)] as [(UInt64, Int?)])
+    func theIndexEqualsARebuildAfterAnyWrites(seed: UInt64, recentLimit: Int?) throws {
         var random = SeededGenerator(seed: seed)
-        let db = try fullTextStore(directory, name: "property-\(seed).objdb")
+        let db = try fullTextStore(directory, name: "property-\(seed).objdb", recentLimit: recentLimit)
         var model: [Int64: String] = [:]
         for _ in 0..<12 {
             try db.write { transaction in

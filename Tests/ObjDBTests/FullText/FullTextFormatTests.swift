@@ -7,29 +7,12 @@ import Testing
 /// The worked example of docs/FORMAT.md, "Full-text indexes", byte for byte.
 @Suite("Full-text format")
 struct FullTextFormatTests {
+    /// The example's two objects in one write, folded (a limit of 0 folds at every write).
     @Test func theWorkedExampleIsWhatTheIndexHolds() throws {
         let directory = TemporaryDirectory()
-        let db = try fullTextStore(directory)
-        try db.write { transaction in
-            for (id, text) in [(Int64(7), "Café #Swift"), (20, "cafe cafe au lait")] {
-                let snippet = Snippet()
-                snippet.id = id
-                snippet.text = text
-                try transaction.add(snippet)
-            }
-        }
-        let binding = try db.catalog.binding(named: "Snippet")
-        let index = try #require(binding["text"]?.index)
-        let entries = try db.catalog.environment.read { transaction in
-            var found: [([UInt8], [UInt8])] = []
-            let cursor = try transaction.cursor(index)
-            var entry = try cursor.first()
-            while let current = entry {
-                found.append((Array(current.key), Array(current.value)))
-                entry = try cursor.next()
-            }
-            return found
-        }
+        let db = try fullTextStore(directory, recentLimit: 0)
+        try Self.addExample(to: db)
+        let entries = try fullTextEntries(db, type: "Snippet", property: "text")
         let expected: [([UInt8], [UInt8])] = [
             ([0x00], [0x02, 0x06]),
             ([0x23, 0x73, 0x77, 0x69, 0x66, 0x74, 0x00, 0x10], [0x01, 0x01, 0x00, 0x01, 0x09, 0x01]),
@@ -39,6 +22,44 @@ struct FullTextFormatTests {
         ]
         #expect(entries.map(\.0) == expected.map(\.0))
         #expect(entries.map(\.1) == expected.map(\.1))
+    }
+
+    /// The same two objects before a fold: two recent entries, and their size in the statistics.
+    @Test func theRecentWorkedExampleIsWhatTheIndexHolds() throws {
+        let directory = TemporaryDirectory()
+        let db = try fullTextStore(directory)
+        try Self.addExample(to: db)
+        let entries = try fullTextEntries(db, type: "Snippet", property: "text")
+        let expected: [([UInt8], [UInt8])] = [
+            ([0x00], [0x02, 0x06, 0x2A]),
+            (
+                [0x01, 0x10],
+                [
+                    0x01, 0x02, 0x02, 0x06, 0x23, 0x73, 0x77, 0x69, 0x66, 0x74, 0x01, 0x01, 0x04, 0x63, 0x61, 0x66,
+                    0x65, 0x01, 0x00,
+                ]
+            ),
+            (
+                [0x01, 0x1D],
+                [
+                    0x01, 0x04, 0x03, 0x02, 0x61, 0x75, 0x01, 0x02, 0x04, 0x63, 0x61, 0x66, 0x65, 0x02, 0x00, 0x01,
+                    0x04, 0x6C, 0x61, 0x69, 0x74, 0x01, 0x03,
+                ]
+            ),
+        ]
+        #expect(entries.map(\.0) == expected.map(\.0))
+        #expect(entries.map(\.1) == expected.map(\.1))
+    }
+
+    private static func addExample(to db: Database) throws {
+        try db.write { transaction in
+            for (id, text) in [(Int64(7), "Café #Swift"), (20, "cafe cafe au lait")] {
+                let snippet = Snippet()
+                snippet.id = id
+                snippet.text = text
+                try transaction.add(snippet)
+            }
+        }
     }
 
     @Test func chunksRoundTripAndDamageIsRefused() {

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 @testable import ObjDB
 
@@ -25,8 +26,30 @@ final class Memo: Object {
 
 let fullTextTypes: [ObjectBase.Type] = [Snippet.self, Page.self, Memo.self]
 
-func fullTextStore(_ directory: TemporaryDirectory, name: String = "fts.objdb") throws -> Database {
-    try Database(path: directory.store(name), types: fullTextTypes)
+/// A store of ``fullTextTypes``; `recentLimit` sets when the recent segment is folded (0: at
+/// every write).
+func fullTextStore(_ directory: TemporaryDirectory, name: String = "fts.objdb", recentLimit: Int? = nil) throws
+    -> Database
+{
+    var configuration = Configuration(path: directory.store(name), types: fullTextTypes)
+    if let recentLimit { configuration.fullTextRecentLimit = recentLimit }
+    return try Database(configuration: configuration)
+}
+
+/// Every entry of `property`'s full-text index, in key order.
+func fullTextEntries(_ db: Database, type: String, property: String) throws -> [([UInt8], [UInt8])] {
+    let binding = try db.catalog.binding(named: type)
+    let index = try #require(binding[property]?.index)
+    return try db.catalog.environment.read { transaction in
+        var found: [([UInt8], [UInt8])] = []
+        let cursor = try transaction.cursor(index)
+        var entry = try cursor.first()
+        while let current = entry {
+            found.append((Array(current.key), Array(current.value)))
+            entry = try cursor.next()
+        }
+        return found
+    }
 }
 
 /// The tokens the tokenizer gives for `text`, as strings.

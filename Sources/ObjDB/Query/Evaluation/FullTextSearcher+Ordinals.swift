@@ -126,57 +126,76 @@ extension FullTextSearcher {
             within = lists[termIndex].ordinals
             if within!.isEmpty { return OrdinalPostings() }
         }
-        // Every list now holds the last one's objects and maybe more: walk them together, through
-        // the lists' columns laid end to end (an element of an array of structs costs a retain).
+        // Every list now holds the last one's objects and maybe more: walk them together, each
+        // list's columns through pointers (an element of an array of structs costs a retain).
         let objects = within ?? []
-        var cursors: [Int] = []
-        var ordinalColumn: [UInt64] = []
-        var countColumn: [Int32] = []
-        var pointerColumn: [UnsafeRawPointer] = []
-        for list in lists {
-            cursors.append(ordinalColumn.count)
-            ordinalColumn += list.ordinals
-            countColumn += list.counts
-            pointerColumn += list.positionStarts
-        }
-        let lengths = lists[0].lengths
         var result = OrdinalPostings()
+        result.ordinals.reserveCapacity(objects.count)
+        if detail {
+            result.counts.reserveCapacity(objects.count)
+            result.lengths.reserveCapacity(objects.count)
+        }
         var starts: [Int] = []
-        ordinalColumn.withUnsafeBufferPointer { ordinals in
-            countColumn.withUnsafeBufferPointer { counts in
-                pointerColumn.withUnsafeBufferPointer { pointers in
-                    cursors.withUnsafeMutableBufferPointer { cursors in
-                        for ordinal in objects {
-                            for term in cursors.indices {
-                                while ordinals[cursors[term]] < ordinal { cursors[term] += 1 }
-                            }
-                            // Where the first word stands, kept while each next word stands right after.
-                            starts.removeAll(keepingCapacity: true)
-                            var first = PositionReader(pointers[cursors[0]], count: counts[cursors[0]])
-                            while let position = first.next() { starts.append(position) }
-                            for term in 1..<cursors.count where !starts.isEmpty {
-                                var other = PositionReader(pointers[cursors[term]], count: counts[cursors[term]])
-                                var current = other.next()
-                                var kept = 0
-                                for index in starts.indices {
-                                    let wanted = starts[index] + term
-                                    while let found = current, found < wanted { current = other.next() }
-                                    if current == wanted {
-                                        starts[kept] = starts[index]
-                                        kept += 1
-                                    }
-                                }
-                                starts.removeLast(starts.count - kept)
-                            }
-                            if !starts.isEmpty {
-                                result.append(ordinal, count: starts.count, length: Int(lengths[cursors[0]]))
-                            }
+        Self.withColumns(of: lists) { ordinals, counts, pointers in
+            var cursors = [Int](repeating: 0, count: ordinals.count)
+            let lengths = lists[0].lengths
+            for ordinal in objects {
+                for term in cursors.indices {
+                    while ordinals[term][cursors[term]] < ordinal { cursors[term] += 1 }
+                }
+                // Where the first word stands, kept while each next word stands right after.
+                starts.removeAll(keepingCapacity: true)
+                var first = PositionReader(pointers[0][cursors[0]], count: counts[0][cursors[0]])
+                while let position = first.next() { starts.append(position) }
+                for term in 1..<cursors.count where !starts.isEmpty {
+                    var other = PositionReader(pointers[term][cursors[term]], count: counts[term][cursors[term]])
+                    var current = other.next()
+                    var kept = 0
+                    for index in starts.indices {
+                        let wanted = starts[index] + term
+                        while let found = current, found < wanted { current = other.next() }
+                        if current == wanted {
+                            starts[kept] = starts[index]
+                            kept += 1
                         }
                     }
+                    starts.removeLast(starts.count - kept)
+                }
+                if starts.isEmpty { continue }
+                if detail {
+                    result.append(ordinal, count: starts.count, length: Int(lengths[cursors[0]]))
+                } else {
+                    result.ordinals.append(ordinal)
                 }
             }
         }
         return result
+    }
+
+    /// Calls `body` with the ordinal, count and position columns of every list, in place.
+    private static func withColumns(
+        of lists: [OrdinalPostings],
+        _ body: (
+            [UnsafeBufferPointer<UInt64>], [UnsafeBufferPointer<Int32>], [UnsafeBufferPointer<UnsafeRawPointer>]
+        ) -> Void
+    ) {
+        var ordinals: [UnsafeBufferPointer<UInt64>] = []
+        var counts: [UnsafeBufferPointer<Int32>] = []
+        var pointers: [UnsafeBufferPointer<UnsafeRawPointer>] = []
+        func gather(_ index: Int) {
+            guard index < lists.count else { return body(ordinals, counts, pointers) }
+            lists[index].ordinals.withUnsafeBufferPointer { ordinalColumn in
+                lists[index].counts.withUnsafeBufferPointer { countColumn in
+                    lists[index].positionStarts.withUnsafeBufferPointer { pointerColumn in
+                        ordinals.append(ordinalColumn)
+                        counts.append(countColumn)
+                        pointers.append(pointerColumn)
+                        gather(index + 1)
+                    }
+                }
+            }
+        }
+        gather(0)
     }
 
     // MARK: Terms
@@ -230,11 +249,14 @@ extension FullTextSearcher {
             entry = try cursor.next()
         }
         if current.count > 0 { lists.append(current) }
+        let chunked: OrdinalPostings
         switch lists.count {
-        case 0: return OrdinalPostings()
-        case 1: return lists[0]
-        default: return OrdinalPostings(union: lists, detail: detail)
+        case 0: chunked = OrdinalPostings()
+        case 1: chunked = lists[0]
+        default: chunked = OrdinalPostings(union: lists, detail: detail)
         }
+        let recent = try recentOrdinalPostings(of: term, within: candidates, detail: detail, positions: positions)
+        return recent.count == 0 ? chunked : OrdinalPostings(merging: chunked, recent)
     }
 
     private func damaged(_ token: some Collection<UInt8>) -> ObjDBError {
@@ -327,51 +349,95 @@ struct OrdinalPostings {
 
     /// Appends a chunk's postings that `candidates` holds (all when `nil`), `candidate` being the
     /// first candidate not yet passed; `false` when the chunk does not decode.
+    ///
+    /// The columns are grown once per chunk and written through pointers: an `append` per
+    /// posting and column checked each array's uniqueness (a fifth of a phrase's time).
     mutating func decode(
         _ value: UnsafeRawBufferPointer, first: UInt64, within candidates: [UInt64]?, from candidate: inout Int,
         detail: Bool, positions: Bool
     ) -> Bool {
         guard let header = PostingCodec.ChunkHeader(value), let base = value.baseAddress else { return false }
-        var docs = header.docsStart
-        var stats = header.statsStart
-        var offsets = header.positionsStart
-        var ordinal = first
-        for posting in 0..<header.count {
-            if posting > 0 {
-                guard let delta = PostingCodec.readVarUInt64(value, at: &docs), delta > 0 else { return false }
-                ordinal &+= delta
-            }
-            var wanted = true
-            if let candidates {
-                while candidate < candidates.count, candidates[candidate] < ordinal { candidate += 1 }
-                wanted = candidate < candidates.count && candidates[candidate] == ordinal
-            }
-            guard detail || positions else {
-                if wanted { ordinals.append(ordinal) }
-                continue
-            }
-            guard let lengthAndCount = VarUInt.read(value, at: &stats) else { return false }
-            var tf = lengthAndCount & 3
-            if tf == 3 {
-                guard let extra = VarUInt.read(value, at: &stats) else { return false }
-                tf += extra
-            }
-            if wanted {
-                append(ordinal, count: tf, length: lengthAndCount >> 2)
-                if positions { positionStarts.append(base + offsets) }
-            }
-            if positions {
-                // Past this posting's positions: tf numbers, each ending at a byte below 0x80.
-                var remaining = tf
-                while remaining > 0 {
-                    guard offsets < value.count else { return false }
-                    if value[offsets] < 0x80 { remaining -= 1 }
-                    offsets += 1
+        let detailed = detail || positions
+        let start = ordinals.count
+        Self.grow(&ordinals, by: header.count, with: 0)
+        if detailed {
+            Self.grow(&counts, by: header.count, with: 0)
+            Self.grow(&lengths, by: header.count, with: 0)
+        }
+        if positions { Self.grow(&positionStarts, by: header.count, with: base) }
+        var written = 0
+        let decoded = ordinals.withUnsafeMutableBufferPointer { ordinalColumn in
+            counts.withUnsafeMutableBufferPointer { countColumn in
+                lengths.withUnsafeMutableBufferPointer { lengthColumn in
+                    positionStarts.withUnsafeMutableBufferPointer { startColumn -> Bool in
+                        var docs = header.docsStart
+                        var stats = header.statsStart
+                        var offsets = header.positionsStart
+                        var ordinal = first
+                        for posting in 0..<header.count {
+                            if posting > 0 {
+                                guard let delta = PostingCodec.readVarUInt64(value, at: &docs), delta > 0 else {
+                                    return false
+                                }
+                                ordinal &+= delta
+                            }
+                            var wanted = true
+                            if let candidates {
+                                while candidate < candidates.count, candidates[candidate] < ordinal { candidate += 1 }
+                                wanted = candidate < candidates.count && candidates[candidate] == ordinal
+                            }
+                            guard detailed else {
+                                if wanted {
+                                    ordinalColumn[start + written] = ordinal
+                                    written += 1
+                                }
+                                continue
+                            }
+                            guard let lengthAndCount = VarUInt.read(value, at: &stats) else { return false }
+                            var tf = lengthAndCount & 3
+                            if tf == 3 {
+                                guard let extra = VarUInt.read(value, at: &stats) else { return false }
+                                tf += extra
+                            }
+                            if wanted {
+                                ordinalColumn[start + written] = ordinal
+                                countColumn[start + written] = Int32(clamping: tf)
+                                lengthColumn[start + written] = Int32(clamping: lengthAndCount >> 2)
+                                if positions { startColumn[start + written] = base + offsets }
+                                written += 1
+                            }
+                            if positions {
+                                // Past this posting's positions: tf numbers, each ending at a byte below 0x80.
+                                var remaining = tf
+                                while remaining > 0 {
+                                    guard offsets < value.count else { return false }
+                                    if value[offsets] < 0x80 { remaining -= 1 }
+                                    offsets += 1
+                                }
+                            }
+                        }
+                        guard docs == header.statsStart else { return false }
+                        return !detailed || stats == header.positionsStart
+                    }
                 }
             }
         }
-        guard docs == header.statsStart else { return false }
-        return !(detail || positions) || stats == header.positionsStart
+        let unused = header.count - written
+        ordinals.removeLast(unused)
+        if detailed {
+            counts.removeLast(unused)
+            lengths.removeLast(unused)
+        }
+        if positions { positionStarts.removeLast(unused) }
+        return decoded
+    }
+
+    /// Adds `count` copies of `filler` to `column`, its capacity grown by doubling.
+    @inline(__always)
+    private static func grow<Element>(_ column: inout [Element], by count: Int, with filler: Element) {
+        let needed = column.count + count
+        if needed > column.capacity { column.reserveCapacity(Swift.max(needed, column.capacity * 2)) }
+        column.append(contentsOf: repeatElement(filler, count: count))
     }
 
     /// The union of several tokens' postings (a prefix): an object in several adds their counts.

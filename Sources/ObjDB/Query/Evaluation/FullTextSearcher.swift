@@ -138,7 +138,7 @@ struct FullTextSearcher {
             count += PostingCodec.ChunkHeader(found.value)?.count ?? 0
             entry = try cursor.next()
         }
-        return count
+        return count + (try recentCount(of: phrase.terms[0]))
     }
 
     // MARK: Postings
@@ -213,6 +213,8 @@ struct FullTextSearcher {
             entry = try cursor.next()
         }
         if current.count > 0 { lists.append(current) }
+        let recent = try recentPostings(of: term, detail: detail, positions: positions)
+        if recent.count > 0 { lists.append(recent) }
         switch lists.count {
         case 0: return PostingList()
         case 1: return lists[0]

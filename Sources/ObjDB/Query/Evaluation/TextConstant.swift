@@ -12,25 +12,28 @@ struct TextConstant {
     let constants: [[UInt8]]
     /// A `LIKE` pattern, folded, as Unicode scalars.
     let pattern: [Unicode.Scalar]
+    /// The one `CONTAINS[c]` constant, when the ASCII byte scan can answer for it.
+    let asciiNeedle: ASCIIFolding.Needle?
 
     init(options: QueryStringOptions, constants: [String], sorted: Bool) {
         self.options = options
         let folded = constants.map { Array(QueryText.fold($0, options).utf8) }
         self.constants = sorted ? Array(Set(folded)).sorted { $0.lexicographicallyPrecedes($1) } : folded
         self.pattern = []
+        self.asciiNeedle =
+            options == .caseInsensitive && self.constants.count == 1 ? ASCIIFolding.Needle(self.constants[0]) : nil
     }
 
     init(options: QueryStringOptions, likePattern: String) {
         self.options = options
         self.constants = []
         self.pattern = Array(QueryText.fold(likePattern, options).unicodeScalars)
+        self.asciiNeedle = nil
     }
 
     /// `value op constants` after folding `value`.
     func matches(_ value: UnsafeRawBufferPointer, _ op: FieldTest.Operator) -> Bool {
-        if op == .contains, options == .caseInsensitive, constants.count == 1,
-            let found = ASCIIFolding.contains(value, caseInsensitively: constants[0])
-        {
+        if op == .contains, let asciiNeedle, let found = ASCIIFolding.contains(value, asciiNeedle) {
             return found
         }
         if Self.foldsASCII(options), Self.isASCII(value) {

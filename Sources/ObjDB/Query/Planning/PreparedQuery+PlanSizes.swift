@@ -140,6 +140,7 @@ extension FullTextSearcher {
             if count > cap { return (count, true) }
             entry = try cursor.next()
         }
-        return (count, false)
+        count += try recentCount(of: term)
+        return (count, count > cap)
     }
 }

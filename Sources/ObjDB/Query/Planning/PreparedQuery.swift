@@ -396,27 +396,69 @@ final class PreparedQuery: @unchecked Sendable {
 
     /// `keys` in the spec's sort order; `records` (the keys' records, when the scan kept them)
     /// spare reading each object again.
+    ///
+    /// The sort values go in one flat array (a property of the object itself read from its slot,
+    /// not looked up by name), and one numeric sort key is compared as plain numbers.
     private func sort(_ keys: [[UInt8]], records: [RecordReader]?, _ reader: QueryReader) throws -> [[UInt8]] {
         let paths = QueryPaths(reader: reader)
-        let rows = try keys.indices.map { index in
-            let values = try sortPaths.map { path in
-                guard let records, records.count == keys.count else {
-                    return try paths.value(at: path, of: keys[index], in: binding)
+        let codec = ValueCodec(schema: reader.catalog.schemaIndex)
+        let kept = records.flatMap { $0.count == keys.count ? $0 : nil }
+        let direct: [BoundProperty?] = sortPaths.map { path in
+            guard path.count == 1, let property = binding[path[0]] else { return nil }
+            return property
+        }
+        let width = sortPaths.count
+        var values: [StoredValue] = []
+        values.reserveCapacity(keys.count * width)
+        for index in keys.indices {
+            for (position, path) in sortPaths.enumerated() {
+                if let kept, let property = direct[position] {
+                    values.append(codec.decodeField(kept[index].field(property.slot), of: property.schema))
+                } else if let kept {
+                    values.append(try paths.value(at: path, from: kept[index], in: binding))
+                } else {
+                    values.append(try paths.value(at: path, of: keys[index], in: binding))
                 }
-                return try paths.value(at: path, from: records[index], in: binding)
             }
-            return (keys[index], values)
         }
         let sorts = spec.sorts
-        return rows.enumerated().sorted { left, right in
-            for (index, sort) in sorts.enumerated() {
-                let order = QueryOrdering.compare(left.element.1[index], right.element.1[index], sort.options)
-                if order != 0 { return sort.ascending ? order < 0 : order > 0 }
+        var order = Array(keys.indices)
+        // Ties in table-key order, whichever path found them: live results place changed
+        // objects by the same order (`QueryOrder`).
+        if width == 1, let numbers = Self.plainNumbers(values) {
+            let ascending = sorts[0].ascending
+            order.sort { left, right in
+                let a = numbers[left]
+                let b = numbers[right]
+                if a != b { return ascending ? a < b : a > b }
+                return keys[left].lexicographicallyPrecedes(keys[right])
             }
-            // Ties in table-key order, whichever path found them: live results place changed
-            // objects by the same order (`QueryOrder`).
-            return left.element.0.lexicographicallyPrecedes(right.element.0)
-        }.map(\.element.0)
+        } else {
+            order.sort { left, right in
+                for (index, sort) in sorts.enumerated() {
+                    let order = QueryOrdering.compare(
+                        values[left * width + index], values[right * width + index], sort.options)
+                    if order != 0 { return sort.ascending ? order < 0 : order > 0 }
+                }
+                return keys[left].lexicographicallyPrecedes(keys[right])
+            }
+        }
+        return order.map { keys[$0] }
+    }
+
+    /// `values` as `Double`s when each is a `Double` other than NaN, or each an integer that a
+    /// `Double` holds exactly: compared as `QueryOrdering` compares them.
+    private static func plainNumbers(_ values: [StoredValue]) -> [Double]? {
+        var numbers: [Double] = []
+        numbers.reserveCapacity(values.count)
+        for value in values {
+            switch value {
+            case .double(let number) where !number.isNaN: numbers.append(number)
+            case .int(let number) where number.magnitude <= 1 << 53: numbers.append(Double(number))
+            default: return nil
+            }
+        }
+        return numbers
     }
 
     private func distinct(_ keys: [[UInt8]], _ reader: QueryReader) throws -> [[UInt8]] {
