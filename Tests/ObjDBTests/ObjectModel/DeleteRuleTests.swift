@@ -1,4 +1,5 @@
 import Foundation
+import ObjDBInspection
 import TestSupport
 import Testing
 
