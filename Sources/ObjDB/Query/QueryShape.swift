@@ -43,23 +43,3 @@ struct QueryShape: Hashable, Sendable {
         }
     }
 }
-
-/// The query shapes that compiled in one store catalog (so in one schema: a migration opens a new
-/// catalog, with none). Bounded: past ``capacity`` shapes it starts again.
-final class QueryShapes: Sendable {
-    private let shapes = Lock(Set<QueryShape>())
-    private static let capacity = 512
-
-    /// Whether `shape` compiled before.
-    func contains(_ shape: QueryShape) -> Bool {
-        shapes.withLock { $0.contains(shape) }
-    }
-
-    /// Records that `shape` compiled.
-    func insert(_ shape: QueryShape) {
-        shapes.withLock { shapes in
-            if shapes.count >= Self.capacity { shapes.removeAll(keepingCapacity: true) }
-            shapes.insert(shape)
-        }
-    }
-}
