@@ -21,6 +21,8 @@ final class StoreCatalog: Sendable {
     /// Where calls that cannot throw report the faults they meet.
     let faults: FaultReporter
     private let bindingsByClass: [ObjectIdentifier: TypeBinding]
+    /// The query shapes that compiled in this schema.
+    let compiledQueryShapes = CompiledShapes()
 
     init(
         environment: Environment, path: String, schema: Schema, discovered: [DiscoveredType],

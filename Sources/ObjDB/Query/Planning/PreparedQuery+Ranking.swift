@@ -15,7 +15,7 @@ extension PreparedQuery {
             kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type))
         let (keys, scores) = try searcher.scored(search)
         // What else the filter asks: nothing when the plan is this search and it is all the filter.
-        var test = filter
+        var test = try wholeFilter()
         if case .fullText(let planned, let plannedSearch) = plan, planned === property, plannedSearch == search {
             test = residual
         }

@@ -15,8 +15,8 @@ final class PreparedQuery: @unchecked Sendable {
     let plan: QueryPlan
     /// Whether the plan yields the sort's order (or, unsorted, table-key order).
     let sortedByPlan: Bool
-    /// The whole filter, compiled.
-    let filter: FilterProgram?
+    /// The whole filter, compiled now or at first use (``wholeFilter()``).
+    private let lazyFilter: LazyFilter
     /// The filter each candidate is tested with: the whole filter, less the conjunct the plan decides.
     let residual: FilterProgram?
     /// The paths a run chooses among by their sizes in its snapshot (``plan`` first, with
@@ -50,14 +50,19 @@ final class PreparedQuery: @unchecked Sendable {
             return (step, paths)
         }
         let compiler = FilterCompiler(catalog: catalog, root: binding)
-        let filter = try spec.filter.map { try compiler.compile($0) }
+        // A shape that compiled before compiles again: the whole filter waits for its first use.
+        let shape = spec.filter == nil ? nil : QueryShape(of: spec)
+        let compiledBefore = shape.map { catalog.compiledQueryShapes.contains($0) } ?? false
+        var filter = compiledBefore ? nil : try spec.filter.map { try compiler.compile($0) }
         let choice = try QueryPlanner(catalog: catalog, binding: binding).choose(filter: spec.filter, sorts: spec.sorts)
-        self.filter = filter
         plan = choice.plan
         sortedByPlan = choice.sortedByPlan
         /// The filter less the conjunct a path decides.
         func residualFilter(deciding decided: Int?) throws -> FilterProgram? {
-            guard let expression = spec.filter, let decided else { return filter }
+            guard let expression = spec.filter, let decided else {
+                if filter == nil, let whole = spec.filter { filter = try compiler.compile(whole) }
+                return filter
+            }
             var conjuncts = expression.conjuncts
             conjuncts.remove(at: decided)
             switch conjuncts.count {
@@ -71,6 +76,18 @@ final class PreparedQuery: @unchecked Sendable {
         alternatives = try choice.alternatives.enumerated().map { position, alternative in
             (alternative.plan, position == 0 ? residual : try residualFilter(deciding: alternative.exactConjunct))
         }
+        // Compiled already when a path leaves the whole filter to test.
+        if filter == nil, let expression = spec.filter {
+            lazyFilter = LazyFilter(compiling: expression, with: compiler)
+        } else {
+            lazyFilter = LazyFilter(filter)
+        }
+        if let shape, !compiledBefore { catalog.compiledQueryShapes.insert(shape) }
+    }
+
+    /// The whole filter, compiled (at its first use, for a shape that compiled before).
+    func wholeFilter() throws -> FilterProgram? {
+        try lazyFilter.program()
     }
 
     /// The same query cut to at most `limit` objects, after whatever it does already: the
@@ -78,8 +95,8 @@ final class PreparedQuery: @unchecked Sendable {
     func limited(to limit: Int) -> PreparedQuery {
         let spec = self.spec.ordered(by: [.limit(limit)])
         return PreparedQuery(
-            binding: binding, spec: spec, plan: plan, sortedByPlan: sortedByPlan, filter: filter, residual: residual,
-            alternatives: alternatives, sortPaths: sortPaths, distinctPaths: distinctPaths,
+            binding: binding, spec: spec, plan: plan, sortedByPlan: sortedByPlan, filter: lazyFilter,
+            residual: residual, alternatives: alternatives, sortPaths: sortPaths, distinctPaths: distinctPaths,
             thenSteps: spec.then.map { ($0, Self.paths(of: $0)) })
     }
 
@@ -95,7 +112,7 @@ final class PreparedQuery: @unchecked Sendable {
     }
 
     private init(
-        binding: TypeBinding, spec: QuerySpec, plan: QueryPlan, sortedByPlan: Bool, filter: FilterProgram?,
+        binding: TypeBinding, spec: QuerySpec, plan: QueryPlan, sortedByPlan: Bool, filter: LazyFilter,
         residual: FilterProgram?, alternatives: [(plan: QueryPlan, residual: FilterProgram?)],
         sortPaths: [[String]], distinctPaths: [[String]], thenSteps: [(step: OrderingStep, paths: [[String]])]
     ) {
@@ -103,7 +120,7 @@ final class PreparedQuery: @unchecked Sendable {
         self.spec = spec
         self.plan = plan
         self.sortedByPlan = sortedByPlan
-        self.filter = filter
+        self.lazyFilter = filter
         self.residual = residual
         self.alternatives = alternatives
         self.sortPaths = sortPaths
@@ -257,7 +274,7 @@ final class PreparedQuery: @unchecked Sendable {
 
     /// Whether the object `key`, whose record is `record`, matches the whole filter.
     func matchesFilter(_ record: RecordReader, key: UnsafeRawBufferPointer, _ reader: QueryReader) throws -> Bool {
-        try filter?.matches(record, key: key, in: reader) ?? true
+        try wholeFilter()?.matches(record, key: key, in: reader) ?? true
     }
 
     /// Tests every candidate the plan yields and hands each match to `visitor`, in the plan's
@@ -600,4 +617,34 @@ struct MatchCollector: MatchVisitor {
     /// The matches' records, unless some match came without one.
     var keptRecords: [RecordReader]? { hasEveryRecord ? records : nil }
     private var hasEveryRecord = true
+}
+
+/// A query's whole filter, compiled when it is made or at its first use; shared by the queries
+/// ``PreparedQuery/limited(to:)`` derives.
+final class LazyFilter: Sendable {
+    private enum State {
+        case compiled(FilterProgram?)
+        case pending(QueryExpression, FilterCompiler)
+    }
+    private let state: Lock<State>
+
+    init(_ program: FilterProgram?) {
+        state = Lock(.compiled(program))
+    }
+
+    init(compiling expression: QueryExpression, with compiler: FilterCompiler) {
+        state = Lock(.pending(expression, compiler))
+    }
+
+    func program() throws -> FilterProgram? {
+        try state.withLock { state in
+            switch state {
+            case .compiled(let program): return program
+            case .pending(let expression, let compiler):
+                let program = try compiler.compile(expression)
+                state = .compiled(program)
+                return program
+            }
+        }
+    }
 }

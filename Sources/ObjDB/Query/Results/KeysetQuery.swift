@@ -176,7 +176,7 @@ package struct KeysetQuery {
         var found: [Bound] = []
         var visited = 0
         var isComplete = true
-        let filter = query.filter
+        let filter = try query.wholeFilter()
         let budget = reader.budget
         try reader.source.transaction.cursor(table).forEach(from: lower, to: upper, reverse: backward) { entry in
             guard visited < visiting else {

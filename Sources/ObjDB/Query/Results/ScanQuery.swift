@@ -43,7 +43,7 @@ package struct ScanQuery {
         guard spec.sorts.isEmpty, spec.distinctPaths.isEmpty, spec.limit == nil, spec.then.isEmpty else {
             return .keys(try (count.map { query.limited(to: $0) } ?? query).matches(reader).keys)
         }
-        let filter = query.filter.map { RecordFilter(program: $0, reader: reader) }
+        let filter = try query.wholeFilter().map { RecordFilter(program: $0, reader: reader) }
         switch query.plan {
         case .fullScan:
             return .table(lower: nil, upper: nil, filter: filter)
