@@ -244,7 +244,7 @@ struct ResultsDiffer {
         var lowerBound = -1
         func closeGap(upperBound: Int) {
             let candidates = gap.filter { oldIndices[$0] > lowerBound && oldIndices[$0] < upperBound }
-            for index in longestIncreasingSubsequence(candidates.map { oldIndices[$0] }) {
+            for index in longestIncreasingRun(candidates.map { oldIndices[$0] }) {
                 stays.insert(candidates[index])
             }
             gap.removeAll()
@@ -308,26 +308,4 @@ struct ResultsDiffer {
         return low
     }
 
-    /// The positions in `values` of one longest strictly increasing subsequence.
-    static func longestIncreasingSubsequence(_ values: [Int]) -> Set<Int> {
-        var tails: [Int] = []  // positions of the smallest tail of each length
-        var previous = [Int](repeating: -1, count: values.count)
-        for (position, value) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-            }
-            if low > 0 { previous[position] = tails[low - 1] }
-            if low == tails.count { tails.append(position) } else { tails[low] = position }
-        }
-        var result = Set<Int>()
-        var position = tails.last ?? -1
-        while position >= 0 {
-            result.insert(position)
-            position = previous[position]
-        }
-        return result
-    }
 }

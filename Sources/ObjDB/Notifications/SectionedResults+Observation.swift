@@ -116,7 +116,7 @@ struct SectionDiff {
         let shared = new.sections.indices.compactMap { newIndex in
             oldIndex[new.sections[newIndex].key].map { (old: $0, new: newIndex) }
         }
-        let kept = Self.longestIncreasingRun(shared.map(\.old)).map { shared[$0] }
+        let kept = longestIncreasingRun(shared.map(\.old)).map { shared[$0] }
         let keptOld = Set(kept.map(\.old))
         let keptNew = Set(kept.map(\.new))
         sectionsToDelete = IndexSet(old.sections.indices.filter { !keptOld.contains($0) })
@@ -142,26 +142,4 @@ struct SectionDiff {
         modifications.sort()
     }
 
-    /// The positions in `values` of a longest strictly increasing run of them.
-    static func longestIncreasingRun(_ values: [Int]) -> [Int] {
-        var tails: [Int] = []  // positions in `values`: the smallest tail of a run of each length
-        var previous = [Int](repeating: -1, count: values.count)
-        for (position, value) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-            }
-            if low > 0 { previous[position] = tails[low - 1] }
-            if low == tails.count { tails.append(position) } else { tails[low] = position }
-        }
-        var run: [Int] = []
-        var position = tails.last ?? -1
-        while position >= 0 {
-            run.append(position)
-            position = previous[position]
-        }
-        return run.reversed()
-    }
 }

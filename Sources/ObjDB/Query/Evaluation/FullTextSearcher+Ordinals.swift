@@ -53,22 +53,9 @@ extension FullTextSearcher {
             for index in slots.indices { slots[index] = kept.map { slots[index][$0] } }
             matched = kept.map { matched[$0] }
         }
-        let statistics = try self.statistics()
-        let documents = Double(Swift.max(statistics.documents, 1))
-        let average = Double(statistics.tokens) / documents
-        var scores = [Double](repeating: 0, count: matched.count)
-        for (listIndex, list) in lists.enumerated() {
-            let hits = Double(list.count)
-            var idf = log((documents - hits + 0.5) / (hits + 0.5))
-            if idf <= 0 { idf = 1e-6 }
-            for row in 0..<matched.count {
-                let slot = slots[listIndex][row]
-                let tf = Double(list.counts[slot])
-                let length = Double(list.lengths[slot])
-                let norm = average > 0 ? length / average : 1
-                scores[row] += idf * tf * (Self.k1 + 1) / (tf + Self.k1 * (1 - Self.b + Self.b * norm))
-            }
-        }
+        let scores = Self.bm25Scores(
+            rows: matched.count, slots: slots, hits: lists.map(\.count), counts: lists.map(\.counts),
+            lengths: lists.map(\.lengths), statistics: try statistics())
         return (matched, scores)
     }
 

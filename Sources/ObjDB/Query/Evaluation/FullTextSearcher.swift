@@ -32,6 +32,31 @@ struct FullTextSearcher {
         return stored.flatMap(PostingCodec.decodeStatistics) ?? (0, 0)
     }
 
+    /// Each of `rows` matches' BM25 score: the sum over the required phrases (one list each) of
+    /// the phrase's weight by how often the match holds it, `slots[list][row]` being where the
+    /// match sits in that list's `counts` (term frequencies) and `lengths` (its value's tokens).
+    static func bm25Scores<Count: BinaryInteger>(
+        rows: Int, slots: [[Int]], hits: [Int], counts: [[Count]], lengths: [[Count]],
+        statistics: (documents: Int, tokens: Int)
+    ) -> [Double] {
+        let documents = Double(Swift.max(statistics.documents, 1))
+        let average = Double(statistics.tokens) / documents
+        var scores = [Double](repeating: 0, count: rows)
+        for listIndex in hits.indices {
+            let hitCount = Double(hits[listIndex])
+            var idf = log((documents - hitCount + 0.5) / (hitCount + 0.5))
+            if idf <= 0 { idf = 1e-6 }
+            for row in 0..<rows {
+                let slot = slots[listIndex][row]
+                let tf = Double(counts[listIndex][slot])
+                let length = Double(lengths[listIndex][slot])
+                let norm = average > 0 ? length / average : 1
+                scores[row] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * norm))
+            }
+        }
+        return scores
+    }
+
     // MARK: Running
 
     private func run(_ search: TextSearch, detail: Bool) throws -> (keys: FlatKeys, scores: [Double]) {
@@ -68,22 +93,9 @@ struct FullTextSearcher {
             matched = Self.select(matched, kept)
         }
         guard detail else { return (matched, []) }
-        let statistics = try self.statistics()
-        let documents = Double(Swift.max(statistics.documents, 1))
-        let average = Double(statistics.tokens) / documents
-        var scores = [Double](repeating: 0, count: matched.count)
-        for (listIndex, list) in lists.enumerated() {
-            let hits = Double(list.count)
-            var idf = log((documents - hits + 0.5) / (hits + 0.5))
-            if idf <= 0 { idf = 1e-6 }
-            for row in 0..<matched.count {
-                let slot = slots[listIndex][row]
-                let tf = Double(list.counts[slot])
-                let length = Double(list.lengths[slot])
-                let norm = average > 0 ? length / average : 1
-                scores[row] += idf * tf * (Self.k1 + 1) / (tf + Self.k1 * (1 - Self.b + Self.b * norm))
-            }
-        }
+        let scores = Self.bm25Scores(
+            rows: matched.count, slots: slots, hits: lists.map(\.count), counts: lists.map(\.counts),
+            lengths: lists.map(\.lengths), statistics: try statistics())
         lists.removeAll()
         return (matched, scores)
     }
