@@ -29,8 +29,8 @@ package final class Transaction {
     package var isShared = false
 
     let pointer: OpaquePointer
-    private let parent: Transaction?
-    private weak var child: Transaction?
+    let parent: Transaction?
+    weak var child: Transaction?
     /// Whether a child is open: `child` without a weak load, for the hot paths of a write.
     // Unchecked exclusivity: read by every get and put of a write; written only when a child
     // begins or ends, on the write's one thread.
@@ -40,12 +40,12 @@ package final class Transaction {
     /// Tables being filled in key order at the next need (see ``BulkLoad``).
     // Unchecked exclusivity: every get of a point read checks it. It only changes in a write
     // transaction, on that transaction's thread; a read transaction's stays empty.
-    @exclusivity(unchecked) private var bulkLoads: [BulkLoad] = []
+    @exclusivity(unchecked) var bulkLoads: [BulkLoad] = []
     /// Loads already put, kept until the transaction ends: values read from them stay valid
     /// as long as LMDB's own (until the next write).
-    private var finishedBulkLoads: [BulkLoad] = []
+    var finishedBulkLoads: [BulkLoad] = []
     /// Tables whose first insert in this transaction decided whether to hold inserts back.
-    private var settledTables = DatabaseSet()
+    var settledTables = DatabaseSet()
     /// Cursors open on this write transaction: a table one of them may walk is not held back.
     var openCursorCount = 0
     /// Per plain table, the cursor a write's gets position, so that putting the key a get just
@@ -54,11 +54,11 @@ package final class Transaction {
     // Unchecked exclusivity: as `bulkLoads`, read by every get of a write, on its one thread.
     @exclusivity(unchecked) var updateCursors: [(dbi: MDB_dbi, cursor: OpaquePointer)] = []
     /// Why putting held inserts failed: LMDB refuses the transaction after it, so the commit reports it.
-    private var bulkLoadFailure: (any Error)?
+    var bulkLoadFailure: (any Error)?
     /// The bytes every load of this transaction holds or held, and the most they may, set when the
     /// first load starts; past it, everything held is put and no load starts again.
-    private var heldBytes = 0
-    private var heldBudget: Int?
+    var heldBytes = 0
+    var heldBudget: Int?
     /// Called after held entries were put (by a read, too): records read before may have moved,
     /// as after any write. The snapshot reading through this transaction sets it.
     package var didPutHeldEntries: (() -> Void)?
@@ -307,98 +307,6 @@ extension Transaction {
     /// The number of the last committed transaction this one sees (a write adds one).
     package var id: Int {
         mdb_txn_id(pointer)
-    }
-}
-
-// MARK: - Bulk loads
-
-extension Transaction {
-    /// The bulk load that takes a put into `database`, starting one when this is the transaction's
-    /// first insert into an empty table; otherwise puts what a load holds there, so the put below
-    /// sees it.
-    private func bulkLoad(forPutIn database: DatabaseHandle, options: PutOptions) throws -> BulkLoad? {
-        // Only inserts and replacing puts into a table of one value per key in bytewise order, in
-        // the outermost transaction: a child's writes go to its parent's pages when it commits.
-        guard options == .noOverwrite || options.isEmpty, parent == nil, database.options.isEmpty else {
-            try putBulkLoad(of: database)
-            return nil
-        }
-        if !bulkLoads.isEmpty, let load = bulkLoad(of: database) { return load }
-        guard settledTables.insert(database.dbi), openCursorCount == 0, child == nil else { return nil }
-        var stat = MDB_stat()
-        try check(mdb_stat(pointer, database.dbi, &stat), "mdb_stat")
-        guard stat.ms_entries == 0 else { return nil }
-        if heldBudget == nil {
-            // Half the map still free, so that putting what is held, a write that may come from a
-            // read (a count, a query), finds room: a map too small fails the add instead.
-            let free = max(environment.mapSize - (try environment.usedBytes()), 0)
-            heldBudget = min(environment.options.maxBulkLoadBytes, free / 2)
-        }
-        guard heldBytes < heldBudget! else { return nil }
-        let load = BulkLoad(dbi: database.dbi)
-        bulkLoads.append(load)
-        return load
-    }
-
-    /// Runs `insert` on `load`, then puts every load when they hold as much as they may.
-    private func hold(in load: BulkLoad, _ insert: () throws -> Bool) throws -> Bool {
-        let before = load.heldBytes
-        let inserted = try insert()
-        heldBytes += load.heldBytes - before
-        if heldBytes >= heldBudget! { try putBulkLoads() }
-        return inserted
-    }
-
-    private func bulkLoad(of database: DatabaseHandle) -> BulkLoad? {
-        bulkLoads.first { $0.dbi == database.dbi }
-    }
-
-    /// Puts what a bulk load holds for `database`, if any, so LMDB's own reads and writes see it.
-    @inline(__always)
-    private func putBulkLoad(of database: DatabaseHandle) throws {
-        if !bulkLoads.isEmpty, let load = bulkLoad(of: database) { try putHeldEntries(of: load) }
-    }
-
-    /// Puts every bulk load (before a commit or a nested transaction).
-    private func putBulkLoads() throws {
-        if let bulkLoadFailure { throw bulkLoadFailure }
-        while let load = bulkLoads.last { try putHeldEntries(of: load) }
-    }
-
-    /// Puts a load's entries in key order, each after the last (`MDB_APPEND`: no search, full
-    /// leaves), and ends the load: the table is no longer empty.
-    private func putHeldEntries(of load: BulkLoad) throws {
-        bulkLoads.removeAll { $0 === load }
-        finishedBulkLoads.append(load)
-        defer { didPutHeldEntries?() }
-        var cursor: OpaquePointer?
-        do {
-            try check(mdb_cursor_open(pointer, load.dbi, &cursor), "mdb_cursor_open")
-            defer { mdb_cursor_close(cursor) }
-            try load.forEachInKeyOrder { key, value in
-                var keyValue = MDB_val(key)
-                var dataValue = MDB_val(value)
-                try check(mdb_cursor_put(cursor, &keyValue, &dataValue, UInt32(MDB_APPEND)), "mdb_cursor_put")
-            }
-        } catch {
-            // LMDB refuses every later use of a transaction one of whose writes failed.
-            bulkLoadFailure = error
-            throw error
-        }
-    }
-}
-
-/// A set of database handles' numbers, without allocating for the first 64.
-private struct DatabaseSet {
-    private var low: UInt64 = 0
-    private var high: Set<MDB_dbi> = []
-
-    /// Adds `dbi`; returns whether it was new.
-    mutating func insert(_ dbi: MDB_dbi) -> Bool {
-        guard dbi < 64 else { return high.insert(dbi).inserted }
-        let bit: UInt64 = 1 << UInt64(dbi)
-        defer { low |= bit }
-        return low & bit == 0
     }
 }
 
