@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ObjDB
@@ -18,9 +19,10 @@ struct ASCIIFoldingTests {
             let value = (0..<Int.random(in: 0...24, using: &random)).map { _ in
                 Self.pieces.randomElement(using: &random)!
             }.joined()
-            let needle = ["swift", "sw", "s", "ft s", "#s", "@x", "kelvin", "ss", "xx", "t#", "fi", "n", "j", "t", "i"]
-                .randomElement(
-                    using: &random)!
+            let needle = [
+                "swift", "sw", "s", "ft s", "#s", "@x", "kelvin", "ss", "xx", "t#", "fi", "n", "j", "t", "i",
+                "swift swift", "ft swi", "kelvin sw", "abcdefghij s",
+            ].randomElement(using: &random)!
             var bytes = value
             let answer = bytes.withUTF8 {
                 ASCIIFolding.contains(UnsafeRawBufferPointer($0), caseInsensitively: Array(needle.utf8))
@@ -32,5 +34,59 @@ struct ASCIIFoldingTests {
                 #expect(value.unicodeScalars.contains { !$0.isASCII }, "'\(value)': only a non-ASCII value defers")
             }
         }
+    }
+
+    /// Values of every length up to 40 with one scalar that folds into ASCII at every place.
+    static func valuesWithOneScalar(_ scalar: String) -> [String] {
+        (0...40).flatMap { length in
+            let filler = String(repeating: "abcdefghij", count: 5).prefix(length)
+            return (0...length).map { place in
+                String(filler.prefix(place)) + scalar + String(filler.dropFirst(place))
+            }
+        }
+    }
+
+    @Test(arguments: [("ſwift", "swift"), ("wiſ", "wis"), ("abﬁ", "abfi"), ("a\u{212A}", "ak"), ("ßt", "sst")])
+    func aScalarThatFoldsIntoTheNeedleDefersWhereverItStands(text: String, needle: String) {
+        // `ſ` folds to `s`, `ﬁ` to `fi`, the Kelvin sign to `k`, `ß` to `ss`: every value below
+        // holds the needle once folded, the scalar at its start, its middle or its end.
+        for value in Self.valuesWithOneScalar(text) {
+            var bytes = value
+            let answer = bytes.withUTF8 {
+                ASCIIFolding.contains(UnsafeRawBufferPointer($0), caseInsensitively: Array(needle.utf8))
+            }
+            #expect(answer != false, "'\(value)' CONTAINS[c] '\(needle)' must not answer false")
+        }
+    }
+
+    @Test func aScalarThatCannotFoldIntoTheNeedleIsAnsweredWithoutFoundation() {
+        // The Kelvin sign folds to `k`, which `swift` lacks: the scan answers alone.
+        for value in Self.valuesWithOneScalar("\u{212A}") {
+            var bytes = value
+            let answer = bytes.withUTF8 {
+                ASCIIFolding.contains(UnsafeRawBufferPointer($0), caseInsensitively: Array("swift".utf8))
+            }
+            #expect(answer == false, "'\(value)' CONTAINS[c] 'swift'")
+        }
+        var kelvin = "\u{212A}elvin"
+        let answer = kelvin.withUTF8 {
+            ASCIIFolding.contains(UnsafeRawBufferPointer($0), caseInsensitively: Array("kelvin".utf8))
+        }
+        #expect(answer == nil, "the Kelvin sign folds into `kelvin`: Foundation answers")
+    }
+
+    @Test func aQueryFindsTheNeedleFoldedFromAnyScalarAtAnyPlace() throws {
+        let directory = TemporaryDirectory()
+        let db = try makeDatabase(directory)
+        let values = Self.valuesWithOneScalar("ſwift") + Self.valuesWithOneScalar("\u{212A}")
+        try db.write { transaction in
+            for (index, value) in values.enumerated() {
+                try transaction.add(makeTweet(Int64(index + 1), value, by: nil))
+            }
+        }
+        let expected = values.indices.filter { QueryText.fold(values[$0], .caseInsensitive).contains("swift") }
+        let found = try db.view().objects(Tweet.self).filter("text CONTAINS[c] 'swift'").map { Int($0.id) - 1 }
+        #expect(found == expected)
+        #expect(!expected.isEmpty)
     }
 }

@@ -58,6 +58,10 @@ struct FieldTest {
     /// Double constants.
     var double: Double = 0
     var double2: Double = 0
+    /// Where an ASCII `CONTAINS[c]` constant's bytes lie in the pool, for the byte scan that
+    /// answers without folding (``FilterProgram/Instruction/Opcode/asciiContainsTest``).
+    var asciiNeedleOffset: Int32 = 0
+    var asciiNeedleCount: Int32 = 0
 
     /// Where the constant bytes start in the pool, and their count (``Kind/bytes``); for
     /// ``Operator/oneOf`` and ``Operator/between``, where the table of `(offset, count)` pairs

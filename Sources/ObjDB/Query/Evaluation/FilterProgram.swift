@@ -23,6 +23,9 @@ final class FilterProgram: @unchecked Sendable {
             case integerTest
             /// `tests[index]`, bytes (a string, say) compared by `==` or `!=`, run in line.
             case bytesEqualityTest
+            /// `tests[index]`, a string `CONTAINS[c]` an ASCII constant: the byte scan, run in
+            /// line, with the folded test behind it for the values only folding can answer.
+            case asciiContainsTest
             /// The answer becomes `nested[index]` on the record.
             case nested
             /// The answer becomes `flag`.
@@ -138,6 +141,22 @@ final class FilterProgram: @unchecked Sendable {
                     case .bytes(let bytes):
                         let equal = ByteOrder.equal(bytes, constants.bytes(at: test.offset, count: test.count))
                         answer = equal == (test.op == .equal)
+                    case .null: answer = test.nilOutcome
+                    case .absent: answer = test.absentOutcome
+                    }
+                case .asciiContainsTest:
+                    // The folded test would copy its constants (three arrays retained and
+                    // released per record); the scan reads the needle from the pool instead.
+                    let test = tests[Int(instruction.index)]
+                    switch reader.field(test.slot) {
+                    case .bytes(let bytes):
+                        let needle = ASCIIFolding.EncodedNeedle(
+                            constants.bytes(at: Int(test.asciiNeedleOffset), count: Int(test.asciiNeedleCount)))
+                        if let found = ASCIIFolding.contains(bytes, needle) {
+                            answer = found
+                        } else {
+                            answer = test.matches(bytes, constants)
+                        }
                     case .null: answer = test.nilOutcome
                     case .absent: answer = test.absentOutcome
                     }
@@ -265,6 +284,14 @@ struct ProgramBuilder {
             test.integer = Int64(addBytes(encoded))
             test.integer2 = Int64(encoded.count)
         case (.bytes, .equal), (.bytes, .notEqual): opcode = .bytesEqualityTest
+        case (.folded, .contains):
+            if texts.indices.contains(test.offset), let needle = texts[test.offset].asciiNeedle?.encoded {
+                opcode = .asciiContainsTest
+                test.asciiNeedleOffset = Int32(addBytes(needle))
+                test.asciiNeedleCount = Int32(needle.count)
+            } else {
+                opcode = .test
+            }
         default: opcode = .test
         }
         tests.append(test)

@@ -8,13 +8,67 @@ enum ASCIIFolding {
     /// A constant checked once for the byte scan: ASCII without uppercase letters, and
     /// Foundation folds ASCII as ASCII lowercase.
     struct Needle {
-        let bytes: [UInt8]
+        /// The constant with the folding hazards that can matter to it, in one buffer (laid out
+        /// as ``EncodedNeedle`` reads it) that a filter program copies into its constant pool.
+        let encoded: [UInt8]
 
         /// `nil` when the scan cannot answer for `bytes`.
         init?(_ bytes: [UInt8]) {
             guard ASCIIFolding.agrees, !bytes.isEmpty, bytes.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) })
             else { return nil }
-            self.bytes = bytes
+            // A scalar whose folding yields none of the constant's bytes cannot be part of a
+            // match: only the others send a value to Foundation (for `swift`, not the Kelvin
+            // sign, nor the curly quotes that share its lead byte).
+            let needed = Set(bytes)
+            let scalars = ASCIIFolding.hazardFolds.filter { $0.ascii.contains(where: needed.contains) }.map(\.scalar)
+            var leads = [UInt8](repeating: 0, count: 256)
+            for scalar in scalars {
+                guard let value = Unicode.Scalar(scalar) else { continue }
+                leads[Int(Array(String(Character(value)).utf8)[0])] = 1
+            }
+            var encoded: [UInt8] = []
+            withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { encoded += $0 }
+            withUnsafeBytes(of: UInt32(scalars.count).littleEndian) { encoded += $0 }
+            encoded += leads
+            for scalar in scalars { withUnsafeBytes(of: scalar.littleEndian) { encoded += $0 } }
+            encoded += bytes
+            self.encoded = encoded
+        }
+    }
+
+    /// A ``Needle``'s buffer, read in place: the constant's length and the number of hazards
+    /// (`UInt32` each), a table of 256 bytes marking the UTF-8 lead bytes of those hazards, the
+    /// hazards (`UInt32` scalars), then the constant's bytes.
+    struct EncodedNeedle {
+        let buffer: UnsafeRawBufferPointer
+
+        @inline(__always)
+        init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
+
+        private var hazardCount: Int {
+            Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+        }
+
+        /// The constant's bytes.
+        @inline(__always)
+        var bytes: UnsafeRawBufferPointer {
+            let count = Int(UInt32(littleEndian: buffer.loadUnaligned(as: UInt32.self)))
+            return UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - count)...])
+        }
+
+        /// Whether `byte` leads the UTF-8 of a hazard that matters to the constant.
+        @inline(__always)
+        func isLead(_ byte: UInt8) -> Bool { buffer[8 + Int(byte)] != 0 }
+
+        /// Whether folding `scalar` (of the first two planes) can yield one of the constant's bytes.
+        func isHazard(_ scalar: UInt32) -> Bool {
+            for index in 0..<hazardCount
+            where UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: 264 + 4 * index, as: UInt32.self))
+                == scalar
+            {
+                return true
+            }
+            return false
         }
     }
 
@@ -27,122 +81,153 @@ enum ASCIIFolding {
 
     /// Whether `value` contains `needle` ignoring case; `nil` when only Foundation's folding can tell.
     static func contains(_ value: UnsafeRawBufferPointer, _ checked: Needle) -> Bool? {
-        let needle = checked.bytes
+        checked.encoded.withUnsafeBytes { contains(value, EncodedNeedle($0)) }
+    }
+
+    /// Whether `value` contains a needle ignoring case; `nil` when only Foundation's folding can
+    /// tell. A filter program keeps the needle in its constant pool, so a scan reaches it without
+    /// retaining an array per record.
+    @inline(__always)
+    static func contains(_ value: UnsafeRawBufferPointer, _ encoded: EncodedNeedle) -> Bool? {
+        let needle = encoded.bytes
         let first = needle[0]
         guard value.count >= needle.count, let base = value.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-            return containsFoldingHazard(value) ? nil : false
+            return containsFoldingHazard(value, encoded) ? nil : false
         }
         // One pass, eight bytes at a time: the places where the first byte (either case of a
-        // letter) stands, each compared folded; and whether any byte is not ASCII.
+        // letter) stands, each compared folded; and, at each lead byte of a non-ASCII scalar
+        // (rare), whether folding that scalar could yield part of the needle. A second pass for
+        // the hazards cost a quarter of a scan of tweets.
         let fold: UInt8 = first >= 0x61 && first <= 0x7A ? 0x20 : 0
         let last = value.count - needle.count
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let pattern = UInt64(first) &* ones
         let folds = UInt64(fold) &* ones
-        var nonASCII: UInt64 = 0
-        let found = needle.withUnsafeBufferPointer { needle -> Bool in
-            @inline(__always)
-            func matches(at index: Int) -> Bool {
-                guard base[index] | fold == first else { return false }
-                for offset in 1..<needle.count {
-                    let byte = base[index + offset]
-                    if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != needle[offset] { return false }
+        // The second byte filters the candidates too: a common first letter alone (the `s` of
+        // `swift`) sent a quarter of all words to the full comparison.
+        let second: UInt8 = needle.count > 1 ? needle[1] : 0
+        let secondFold: UInt8 = second >= 0x61 && second <= 0x7A ? 0x20 : 0
+        let secondPattern = UInt64(second) &* ones
+        let secondFolds = UInt64(secondFold) &* ones
+        var hazard = false
+        @inline(__always)
+        func matches(at index: Int) -> Bool {
+            guard base[index] | fold == first else { return false }
+            for offset in 1..<needle.count {
+                let byte = base[index + offset]
+                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != needle[offset] { return false }
+            }
+            return true
+        }
+        /// Notes a hazard among the lead bytes of the eight bytes at `start`.
+        @inline(__always)
+        func checkLeads(at start: Int, _ word: UInt64) {
+            guard word & highs != 0, !hazard else { return }
+            // A lead byte is 11xxxxxx: its bit 6, shifted into bit 7, meets its own bit 7.
+            var leads = word & (word &<< 1) & highs
+            while leads != 0 {
+                if isHazard(at: start + leads.trailingZeroBitCount / 8, in: value, encoded) {
+                    hazard = true
+                    return
                 }
-                return true
+                leads &= leads &- 1
             }
-            var index = 0
-            while index + 8 <= last + 1 {
-                let word = UInt64(littleEndian: value.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                nonASCII |= word
-                let difference = (word | folds) ^ pattern
-                // A high bit for each zero byte (and maybe above one): candidates, checked in full.
-                var hits = (difference &- ones) & ~difference & highs
-                while hits != 0 {
-                    if matches(at: index + hits.trailingZeroBitCount / 8) { return true }
-                    hits &= hits &- 1
-                }
-                index += 8
+        }
+        /// Whether the needle starts at one of the eight places from `start` (`start + 7 <= last`).
+        @inline(__always)
+        func searchWord(at start: Int) -> Bool {
+            let word = UInt64(littleEndian: value.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            checkLeads(at: start, word)
+            let difference = (word | folds) ^ pattern
+            // A high bit for each zero byte (and maybe above one): candidates, checked in full.
+            var hits = (difference &- ones) & ~difference & highs
+            if needle.count > 1 {
+                // In bounds: the needle's second byte at the word's last place is at most `last + 1`.
+                let next = UInt64(littleEndian: value.loadUnaligned(fromByteOffset: start + 1, as: UInt64.self))
+                let nextDifference = (next | secondFolds) ^ secondPattern
+                hits &= (nextDifference &- ones) & ~nextDifference & highs
             }
-            while index <= last {
-                nonASCII |= UInt64(base[index])
-                if matches(at: index) { return true }
-                index += 1
-            }
-            while index < value.count {
-                nonASCII |= UInt64(base[index])
-                index += 1
+            while hits != 0 {
+                if matches(at: start + hits.trailingZeroBitCount / 8) { return true }
+                hits &= hits &- 1
             }
             return false
         }
-        if found { return true }
-        if nonASCII & highs == 0 { return false }
-        return containsFoldingHazard(value) ? nil : false
+        var index = 0
+        while index + 8 <= last + 1 {
+            if searchWord(at: index) { return true }
+            index += 8
+        }
+        // The last places as an overlapping word where the value is long enough: looking at a
+        // place twice changes no answer, and costs less than a loop over bytes.
+        var checked = index
+        if index <= last {
+            if last >= 7 {
+                if searchWord(at: last - 7) { return true }
+                checked = last + 1
+            } else {
+                while index <= last {
+                    if matches(at: index) { return true }
+                    index += 1
+                }
+            }
+        }
+        // The lead bytes no word above held, the same way.
+        while !hazard, checked + 8 <= value.count {
+            checkLeads(at: checked, UInt64(littleEndian: value.loadUnaligned(fromByteOffset: checked, as: UInt64.self)))
+            checked += 8
+        }
+        if !hazard, checked < value.count {
+            if value.count >= 8 {
+                let start = value.count - 8
+                checkLeads(at: start, UInt64(littleEndian: value.loadUnaligned(fromByteOffset: start, as: UInt64.self)))
+            } else {
+                for index in checked..<value.count where !hazard && value[index] >= 0xC0 {
+                    hazard = isHazard(at: index, in: value, encoded)
+                }
+            }
+        }
+        return hazard ? nil : false
     }
 
-    /// Whether `value` holds a scalar whose case folding contains ASCII.
-    private static func containsFoldingHazard(_ value: UnsafeRawBufferPointer) -> Bool {
-        guard let bytes = value.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
-        // Most values are ASCII: eight bytes at a time.
-        var word = 0
-        while word + 8 <= value.count {
-            if value.loadUnaligned(fromByteOffset: word, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
-            word += 8
-        }
-        let table = hazards
-        let leads = hazardLeads
-        var index = word
-        while index < value.count {
-            let byte = bytes[index]
-            if byte < 0x80 {
-                index += 1
-                continue
-            }
-            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-            // A lead byte no hazard of the first two planes starts (an emoji's F0 9F, most
-            // accented letters' C3 among them only where the bitmap says): skipped undecoded.
-            if leads[Int(byte)] == 0,
-                byte < 0xF0 || (byte == 0xF0 && index + 1 < value.count && bytes[index + 1] < 0xA0)
-            {
-                index += length
-                continue
-            }
-            // Decode the scalar (the value is a stored String: valid UTF-8).
-            guard index + length <= value.count else { return true }
-            var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-            for offset in 1..<length { scalar = scalar << 6 | UInt32(bytes[index + offset] & 0x3F) }
-            if scalar >= 0x20000 {
-                if Unicode.Scalar(scalar)?.properties.changesWhenCaseFolded ?? true { return true }
-            } else if table[Int(scalar >> 6)] & (1 << (scalar & 63)) != 0 {
-                return true
-            }
-            index += length
+    /// Whether `value` holds a scalar whose case folding may yield one of `needle`'s bytes.
+    private static func containsFoldingHazard(_ value: UnsafeRawBufferPointer, _ needle: EncodedNeedle) -> Bool {
+        for index in value.indices where value[index] >= 0xC0 && isHazard(at: index, in: value, needle) {
+            return true
         }
         return false
     }
 
-    /// For each byte, 1 when it is the UTF-8 lead byte of a scalar in ``hazards``.
-    private static let hazardLeads: [UInt8] = {
-        var leads = [UInt8](repeating: 0, count: 256)
-        for value in UInt32(0x80)..<0x20000 where hazards[Int(value >> 6)] & (1 << (value & 63)) != 0 {
-            guard let scalar = Unicode.Scalar(value) else { continue }
-            leads[Int(Array(String(Character(scalar)).utf8)[0])] = 1
-        }
-        return leads
-    }()
+    /// Whether the scalar whose lead byte is at `index` may fold into one of `needle`'s bytes.
+    private static func isHazard(at index: Int, in value: UnsafeRawBufferPointer, _ needle: EncodedNeedle) -> Bool {
+        let byte = value[index]
+        // A lead byte no hazard of the first two planes starts (an emoji's F0 9F, most accented
+        // letters' C3 among them only where the list says): not decoded.
+        guard
+            needle.isLead(byte) || byte > 0xF0
+                || (byte == 0xF0 && (index + 1 == value.count || value[index + 1] >= 0xA0))
+        else { return false }
+        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+        // Decode the scalar (the value is a stored String: valid UTF-8).
+        guard index + length <= value.count else { return true }
+        var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for offset in 1..<length { scalar = scalar << 6 | UInt32(value[index + offset] & 0x3F) }
+        if scalar >= 0x20000 { return Unicode.Scalar(scalar)?.properties.changesWhenCaseFolded ?? true }
+        return needle.isHazard(scalar)
+    }
 
-    /// The scalars of the first two planes whose `[c]` folding holds an ASCII character: a bit
-    /// each, so an emoji (plane 1) costs a lookup, not a Unicode property query per value.
-    private static let hazards: [UInt64] = {
-        var found = [UInt64](repeating: 0, count: 0x20000 / 64)
+    /// The scalars of the first two planes whose `[c]` folding holds an ASCII character, with
+    /// those characters: found once, so a needle keeps only the ones that can matter to it.
+    static let hazardFolds: [(scalar: UInt32, ascii: [UInt8])] = {
+        var found: [(scalar: UInt32, ascii: [UInt8])] = []
         for value in UInt32(0x80)..<0x20000 {
             guard let scalar = Unicode.Scalar(value),
                 scalar.properties.changesWhenCaseFolded
                     || scalar.properties.changesWhenLowercased
             else { continue }
-            if QueryText.fold(String(Character(scalar)), .caseInsensitive).utf8.contains(where: { $0 < 0x80 }) {
-                found[Int(value >> 6)] |= 1 << (value & 63)
-            }
+            let ascii = QueryText.fold(String(Character(scalar)), .caseInsensitive).utf8.filter { $0 < 0x80 }
+            if !ascii.isEmpty { found.append((value, ascii)) }
         }
         return found
     }()
