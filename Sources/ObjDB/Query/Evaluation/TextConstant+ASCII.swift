@@ -155,6 +155,27 @@ enum ASCIIFolding {
             return false
         }
         var index = 0
+        // Sixteen places at a time, vectorised: most hold neither a candidate nor a byte that is
+        // not ASCII, and leave after one test; the others go through the words above.
+        if needle.count > 1 {
+            typealias Block = SIMD16<UInt8>
+            let firsts = Block(repeating: first)
+            let firstFolds = Block(repeating: fold)
+            let seconds = Block(repeating: second)
+            let secondFoldsVector = Block(repeating: secondFold)
+            let ascii = Block(repeating: 0x80)
+            while index + 16 <= last + 1 {
+                let block = value.loadUnaligned(fromByteOffset: index, as: Block.self)
+                let next = value.loadUnaligned(fromByteOffset: index + 1, as: Block.self)
+                let candidates = (block | firstFolds) .== firsts .& ((next | secondFoldsVector) .== seconds)
+                // (`any(_:)` is a call per block; two halves or'ed are two instructions.)
+                let lanes = unsafeBitCast(candidates .| (block .>= ascii), to: SIMD2<UInt64>.self)
+                if lanes[0] | lanes[1] != 0 {
+                    if searchWord(at: index) || searchWord(at: index + 8) { return true }
+                }
+                index += 16
+            }
+        }
         while index + 8 <= last + 1 {
             if searchWord(at: index) { return true }
             index += 8
