@@ -97,21 +97,6 @@ extension ObjectObservable where Self: Object {
         continuation.onTermination = { _ in token.invalidate() }
         return stream
     }
-
-    /// An immutable copy of the object at its view's version, readable from any thread.
-    ///
-    /// - Throws: ``ObjDBError/objectInvalidated(type:)`` for an unmanaged or deleted object.
-    /// - Precondition: called where the object's view belongs.
-    public func freeze() throws -> Frozen<Self> {
-        guard let accessor, accessor.owner == nil, try accessor.exists() else {
-            throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
-        }
-        let view = try ReadView(snapshot: accessor.snapshot).freeze()
-        guard let frozen = try view.snapshot.object(Self.self, key: accessor.objectKey) else {
-            throw ObjDBError.objectInvalidated(type: DiscoveredType.name(of: Self.self))
-        }
-        return Frozen(frozen)
-    }
 }
 
 extension Snapshot {
@@ -127,9 +112,3 @@ extension Snapshot {
         return Snapshot(owner: owner, frozenAt: read)
     }
 }
-
-/// The object API that needs the concrete class (`Self`): observation and freezing.
-/// ``Object`` conforms; there is nothing to implement.
-public protocol ObjectObservable: AnyObject {}
-
-extension Object: ObjectObservable {}

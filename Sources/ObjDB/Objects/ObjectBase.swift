@@ -123,3 +123,9 @@ extension EmbeddedObject: Persistable {
         try context.embeddedValue(of: self)
     }
 }
+
+/// The object API that needs the concrete class (`Self`): observation and freezing.
+/// ``Object`` conforms; there is nothing to implement.
+public protocol ObjectObservable: AnyObject {}
+
+extension Object: ObjectObservable {}
