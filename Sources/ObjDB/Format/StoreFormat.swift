@@ -8,14 +8,19 @@
 /// | 8 | 4 | format version, unsigned big-endian |
 /// | 12 | 4 | reserved, zero |
 ///
-/// Invariant: a file with this record has the format version this build reads and writes,
-/// or is refused on open before anything else is read: format 2 changed every record and
-/// table key, so a format 1 store cannot be read as one (``ObjDBError/olderFormat(path:found:supported:)``).
+/// Invariant: a file with this record has a format version this build reads, or is refused on
+/// open before anything else is read: format 2 changed every record and table key, so a format 1
+/// store cannot be read as one (``ObjDBError/olderFormat(path:found:supported:)``). Format 3 is
+/// format 2 with the full-text index's recent segment, which a format 2 build would not read (it
+/// would miss the objects in it): a format 2 store reads as it is and is marked format 3 by the
+/// first open that may write, before anything is written.
 package enum StoreFormat {
     /// Identifies an ObjDB store; must equal the first 8 bytes of the header.
     package static let magic: [UInt8] = [0x89, 0x4F, 0x42, 0x4A, 0x44, 0x42, 0x0D, 0x0A]
-    /// The format this build writes, and the only one it reads.
-    package static let version: UInt32 = 2
+    /// The format this build writes.
+    package static let version: UInt32 = 3
+    /// The oldest format this build reads: format 2 is format 3 without full-text recent segments.
+    package static let oldestReadableVersion: UInt32 = 2
     /// The named database holding the header (and, later, the stored schema).
     package static let metaDatabaseName = DatabaseNames.meta
     /// The key of the header record.
@@ -42,7 +47,10 @@ package enum StoreFormat {
         let found = try environment.read { transaction in
             try readVersion(in: transaction)
         }
-        if let found { return (environment, found) }
+        if let found, found == version || options.readOnly { return (environment, found) }
+        if let found {
+            return (environment, try markCurrent(environment, found: found))
+        }
         if options.readOnly {
             throw ObjDBError.notAnObjDBStore(path: path, reason: try describeForeign(environment))
         }
@@ -78,10 +86,26 @@ package enum StoreFormat {
         guard found <= version else {
             throw ObjDBError.newerFormat(path: path, found: found, supported: version)
         }
-        guard found == version else {
+        guard found >= oldestReadableVersion else {
             throw ObjDBError.olderFormat(path: path, found: found, supported: version)
         }
         return found
+    }
+
+    /// Marks a store of an older readable format as this build's, so that an older build refuses
+    /// it from now on instead of misreading what this one writes. Returns the version now stamped.
+    private static func markCurrent(_ environment: Environment, found: UInt32) throws -> UInt32 {
+        try environment.write { transaction in
+            // Another process may have marked it since the read.
+            guard let current = try readVersion(in: transaction), current < version else { return version }
+            let meta = try transaction.openDatabase(named: metaDatabaseName, options: [])
+            try headerKey.withUnsafeBytes { key in
+                try encodeHeader().withUnsafeBytes { value in
+                    _ = try transaction.put(value, forKey: key, in: meta)
+                }
+            }
+            return version
+        }
     }
 
     static func encodeHeader(version: UInt32 = version) -> [UInt8] {

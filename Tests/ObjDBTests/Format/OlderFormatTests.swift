@@ -69,9 +69,9 @@ struct OlderFormatTests {
             options.readOnly = readOnly
             #expect(throws: expected) { try StoreFormat.open(path: path, options: options) }
         }
-        #expect(StoreFormat.version == 2)
+        #expect(StoreFormat.version == 3)
         let message = expected.description
-        for part in ["format version 1", "version 2", "objdb-inspect export", "objdb-inspect import"] {
+        for part in ["format version 1", "version 3", "objdb-inspect export", "objdb-inspect import"] {
             #expect(message.contains(part), "\(message)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
