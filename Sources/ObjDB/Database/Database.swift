@@ -69,8 +69,8 @@ public final class Database: Sendable, SnapshotOwner {
     ///   ``ObjDBError/newerSchemaVersion(path:stored:declared:)``,
     ///   ``ObjDBError/invalidSchema(type:reason:)``, what the migration throws, and the errors of opening a store.
     public init(configuration: Configuration) throws {
-        let (environment, _) = try StoreFormat.open(
-            path: configuration.path, options: configuration.environmentOptions)
+        let (environment, format) = try StoreFormat.open(
+            path: configuration.path, options: configuration.environmentOptions, markingOlder: false)
         let discovered = try DiscoveredType.reachable(from: configuration.types)
         let names = discovered.map(\.schema.name)
         if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
@@ -81,6 +81,8 @@ public final class Database: Sendable, SnapshotOwner {
         do {
             let plan = try OpeningPlan(
                 configuration: configuration, discovered: discovered, transaction: transaction)
+            // Marked with the open's other writes: an open that fails leaves an older store as it was.
+            if !configuration.readOnly, format < StoreFormat.version { try StoreFormat.markCurrent(in: transaction) }
             self.configuration = configuration
             self.catalog = StoreCatalog(
                 environment: environment, path: configuration.path, schema: plan.schema, discovered: discovered,

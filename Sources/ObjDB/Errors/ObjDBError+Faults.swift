@@ -62,13 +62,13 @@ extension ObjDBError {
             path: path, figures: [.found: Int(found), .supported: Int(supported)])
     }
 
-    /// The store at `path` has format version `found`, older than the `supported` one this build reads and
-    /// writes: its records would be misread, so it is not opened. Export its objects with a build that reads
+    /// The store at `path` has format version `found`, older than `supported`, the oldest this build
+    /// reads: its records would be misread, so it is not opened. Export its objects with a build that reads
     /// format `found` (`objdb-inspect export`) and import them into a new store with this one (`objdb-inspect import`).
     public static func olderFormat(path: String, found: UInt32, supported: UInt32) -> ObjDBError {
         ObjDBError(
             .olderFormat,
-            "\(path) has format version \(found), older than the version \(supported) this ObjDB reads and writes: "
+            "\(path) has format version \(found), older than version \(supported), the oldest this ObjDB reads: "
                 + "export its objects with an ObjDB build that reads format \(found) (objdb-inspect export), "
                 + "then import them into a new store with this one (objdb-inspect import)",
             path: path, figures: [.found: Int(found), .supported: Int(supported)])

@@ -35,21 +35,30 @@ package enum StoreFormat {
     /// - Throws: ``ObjDBError/notAnObjDBStore(path:reason:)`` for a foreign LMDB file
     ///   or a damaged header, ``ObjDBError/newerFormat(path:found:supported:)`` for a newer one,
     ///   ``ObjDBError/olderFormat(path:found:supported:)`` for an older one.
-    package static func open(path: String, options: EnvironmentOptions = .init()) throws -> (Environment, UInt32) {
-        try validate(try Environment.open(path: path, options: options, checking: [DatabaseNames.meta]))
+    /// - Parameter markingOlder: whether a store of an older readable format is marked this
+    ///   build's at once; `Database` marks it in its opening transaction instead, so that an open
+    ///   that fails leaves it as it was.
+    package static func open(path: String, options: EnvironmentOptions = .init(), markingOlder: Bool = true)
+        throws -> (Environment, UInt32)
+    {
+        try validate(
+            try Environment.open(path: path, options: options, checking: [DatabaseNames.meta]),
+            markingOlder: markingOlder)
     }
 
     /// Checks that `environment` is an ObjDB store of a format this build reads,
     /// stamping a new or empty file when the environment may write.
-    package static func validate(_ environment: Environment) throws -> (Environment, UInt32) {
+    package static func validate(_ environment: Environment, markingOlder: Bool = true) throws -> (Environment, UInt32)
+    {
         let path = environment.path
         let options = environment.options
         let found = try environment.read { transaction in
             try readVersion(in: transaction)
         }
-        if let found, found == version || options.readOnly { return (environment, found) }
-        if let found {
-            return (environment, try markCurrent(environment, found: found))
+        if let found, found == version || options.readOnly || !markingOlder { return (environment, found) }
+        if found != nil {
+            try environment.write { try markCurrent(in: $0) }
+            return (environment, version)
         }
         if options.readOnly {
             throw ObjDBError.notAnObjDBStore(path: path, reason: try describeForeign(environment))
@@ -87,24 +96,21 @@ package enum StoreFormat {
             throw ObjDBError.newerFormat(path: path, found: found, supported: version)
         }
         guard found >= oldestReadableVersion else {
-            throw ObjDBError.olderFormat(path: path, found: found, supported: version)
+            throw ObjDBError.olderFormat(path: path, found: found, supported: oldestReadableVersion)
         }
         return found
     }
 
-    /// Marks a store of an older readable format as this build's, so that an older build refuses
-    /// it from now on instead of misreading what this one writes. Returns the version now stamped.
-    private static func markCurrent(_ environment: Environment, found: UInt32) throws -> UInt32 {
-        try environment.write { transaction in
-            // Another process may have marked it since the read.
-            guard let current = try readVersion(in: transaction), current < version else { return version }
-            let meta = try transaction.openDatabase(named: metaDatabaseName, options: [])
-            try headerKey.withUnsafeBytes { key in
-                try encodeHeader().withUnsafeBytes { value in
-                    _ = try transaction.put(value, forKey: key, in: meta)
-                }
+    /// Marks a store of an older readable format as this build's, in `transaction`, so that an
+    /// older build refuses it from now on instead of misreading what this one writes.
+    package static func markCurrent(in transaction: Transaction) throws {
+        // Another process may have marked it since this one read the header.
+        guard let current = try readVersion(in: transaction), current < version else { return }
+        let meta = try transaction.openDatabase(named: metaDatabaseName, options: [])
+        try headerKey.withUnsafeBytes { key in
+            try encodeHeader().withUnsafeBytes { value in
+                _ = try transaction.put(value, forKey: key, in: meta)
             }
-            return version
         }
     }
 

@@ -54,4 +54,20 @@ struct Format2StoreTests {
         try db.write { try $0.add(makeUser(4, "dee")) }
         #expect(try db.view().objects(TwitterUser.self).count == 4)
     }
+
+    @Test func anOpenThatFailsLeavesAFormat2StoreAsItWas() throws {
+        try makeFormat2Store()
+        // Another class named TwitterUser, with other properties and no new schema version.
+        var configuration = Configuration(path: directory.store(), types: [Changed.TwitterUser.self])
+        configuration.readOnly = false
+        #expect(throws: ObjDBError.self) { try Database(configuration: configuration) }
+        #expect(try storedVersion() == 2)
+    }
+}
+
+enum Changed {
+    final class TwitterUser: Object {
+        @Persisted(primaryKey: true) var id: Int64 = 0
+        @Persisted var nickname = ""
+    }
 }

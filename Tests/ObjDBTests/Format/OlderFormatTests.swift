@@ -60,7 +60,7 @@ struct OlderFormatTests {
         let path = directory.store()
         try makeFormat1Store(at: path)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let expected = ObjDBError.olderFormat(path: path, found: 1, supported: StoreFormat.version)
+        let expected = ObjDBError.olderFormat(path: path, found: 1, supported: StoreFormat.oldestReadableVersion)
         for readOnly in [false, true] {
             var configuration = Configuration(path: path, types: [TwitterUser.self, Tweet.self])
             configuration.readOnly = readOnly
@@ -71,7 +71,7 @@ struct OlderFormatTests {
         }
         #expect(StoreFormat.version == 3)
         let message = expected.description
-        for part in ["format version 1", "version 3", "objdb-inspect export", "objdb-inspect import"] {
+        for part in ["format version 1", "version 2, the oldest", "objdb-inspect export", "objdb-inspect import"] {
             #expect(message.contains(part), "\(message)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)

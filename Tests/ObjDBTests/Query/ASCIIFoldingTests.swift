@@ -68,6 +68,14 @@ struct ASCIIFoldingTests {
             }
             #expect(answer == false, "'\(value)' CONTAINS[c] 'swift'")
         }
+        // `İ` folds to `i` and a combining dot: only a needle holding `i` can meet it.
+        for value in Self.valuesWithOneScalar("İ") {
+            var bytes = value
+            let answer = bytes.withUTF8 {
+                ASCIIFolding.contains(UnsafeRawBufferPointer($0), caseInsensitively: Array("abc".utf8))
+            }
+            #expect(answer == QueryText.fold(value, .caseInsensitive).contains("abc"), "'\(value)' CONTAINS[c] 'abc'")
+        }
         var kelvin = "\u{212A}elvin"
         let answer = kelvin.withUTF8 {
             ASCIIFolding.contains(UnsafeRawBufferPointer($0), caseInsensitively: Array("kelvin".utf8))

@@ -155,7 +155,7 @@ final class FilterProgram: @unchecked Sendable {
                         if let found = ASCIIFolding.contains(bytes, needle) {
                             answer = found
                         } else {
-                            answer = test.matches(bytes, constants)
+                            answer = constants.text(at: test.offset).matchesFolding(bytes, test.op)
                         }
                     case .null: answer = test.nilOutcome
                     case .absent: answer = test.absentOutcome

@@ -36,6 +36,11 @@ struct TextConstant {
         if op == .contains, let asciiNeedle, let found = ASCIIFolding.contains(value, asciiNeedle) {
             return found
         }
+        return matchesFolding(value, op)
+    }
+
+    /// `value op constants`, folding `value` (for a value the ASCII scan left to folding).
+    func matchesFolding(_ value: UnsafeRawBufferPointer, _ op: FieldTest.Operator) -> Bool {
         if Self.foldsASCII(options), Self.isASCII(value) {
             let lowercase = options.contains(.caseInsensitive)
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(value.count, 1)) { buffer in
