@@ -1,4 +1,5 @@
 import Foundation
+import ObjDB
 
 /// Dates as ISO 8601 text that reads back bit for bit: `2011-03-13T07:06:40.123456Z`.
 ///
@@ -129,7 +130,8 @@ package enum ExactDateText {
             guard position == bytes.count else { return nil }
         }
         while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
-        let whole = days(fromCivil: year, month, day) * 86_400 + secondOfDay - offset - referenceOffset
+        let whole =
+            CivilDate.daysFrom1970(year: year, month: month, day: day) * 86_400 + secondOfDay - offset - referenceOffset
         guard !fraction.isEmpty else { return Double(whole) }
         // whole + 0.fraction, as the decimal text a correctly rounded parse turns into the Double.
         let decimal: String
@@ -211,16 +213,6 @@ package enum ExactDateText {
         }
         while result.last == UInt8(ascii: "0") { result.removeLast() }
         return result
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// The proleptic Gregorian date of a day since 1970-01-01.

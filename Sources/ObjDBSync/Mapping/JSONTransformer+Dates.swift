@@ -1,4 +1,5 @@
 import Foundation
+import ObjDB
 import Synchronization
 
 extension JSONTransformer where Value == Date {
@@ -176,7 +177,7 @@ private func makeDate(
     guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month), hour < 24, minute < 60,
         second < 60, maximumOffsetHours < 24
     else { return nil }
-    let days = daysFromCivil(year: year, month: month, day: day)
+    let days = Int(CivilDate.daysFrom1970(year: Int64(year), month: Int64(month), day: Int64(day)))
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
     return Date(timeIntervalSince1970: Double(seconds) + fraction)
 }
@@ -187,14 +188,4 @@ private func daysInMonth(year: Int, month: Int) -> Int {
     case 4, 6, 9, 11: return 30
     default: return 31
     }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
-private func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
 }

@@ -70,7 +70,8 @@ enum PredicateLiteral {
         guard nanoseconds < 1_000_000_000 else {
             return .failure(LiteralError("the nanoseconds \(nanoseconds) are not below 1000000000"))
         }
-        let seconds = daysFrom1970(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+        let seconds =
+            CivilDate.daysFrom1970(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
         return .success(timestamp(seconds: seconds, nanoseconds: seconds < 0 ? -nanoseconds : nanoseconds))
     }
 
@@ -158,17 +159,6 @@ enum PredicateLiteral {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days from 1970-01-01 to the date, in the proleptic Gregorian calendar (negative before 1970).
-    private static func daysFrom1970(year: Int64, month: Int64, day: Int64) -> Int64 {
-        // Howard Hinnant's days_from_civil.
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 
