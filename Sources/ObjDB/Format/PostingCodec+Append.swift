@@ -13,12 +13,7 @@ extension PostingCodec {
         if kind == .bytes {
             var last = Array(firstKey)
             for _ in 1..<header.count {
-                guard let shared = VarUInt.read(value, at: &offset), let rest = VarUInt.read(value, at: &offset),
-                    shared <= last.count, rest <= header.statsStart - offset
-                else { return nil }
-                last.removeLast(last.count - shared)
-                last.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[offset..<offset + rest]))
-                offset += rest
+                guard Self.readNextKey(value, at: &offset, before: header.statsStart, into: &last) else { return nil }
             }
             guard last.withUnsafeBytes({ compare($0, key) }) < 0 else { return nil }
             var shared = 0

@@ -198,6 +198,22 @@ package enum PostingCodec {
         return value
     }
 
+    /// Reads the front-coded key at `offset` of a chunk of byte keys into `key`, which holds the
+    /// key before it: the count of bytes the two share, then the rest. `false` when the bytes are
+    /// damaged (sharing more than the previous key holds, or running past `end`).
+    @inline(__always)
+    static func readNextKey(
+        _ value: UnsafeRawBufferPointer, at offset: inout Int, before end: Int, into key: inout [UInt8]
+    ) -> Bool {
+        guard let shared = VarUInt.read(value, at: &offset), let rest = VarUInt.read(value, at: &offset),
+            shared <= key.count, rest <= end - offset
+        else { return false }
+        key.removeLast(key.count - shared)
+        key.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[offset..<offset + rest]))
+        offset += rest
+        return true
+    }
+
     /// The chunk in `value` whose first key is `firstKey`; `nil` when damaged.
     package static func decode(
         _ value: UnsafeRawBufferPointer, firstKey: UnsafeRawBufferPointer, kind: KeyKind
@@ -213,12 +229,7 @@ package enum PostingCodec {
         for index in 0..<header.count {
             if index > 0 {
                 if kind == .bytes {
-                    guard let shared = VarUInt.read(value, at: &docs), let rest = VarUInt.read(value, at: &docs),
-                        shared <= key.count, rest <= header.statsStart - docs
-                    else { return nil }
-                    key.removeLast(key.count - shared)
-                    key.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[docs..<docs + rest]))
-                    docs += rest
+                    guard Self.readNextKey(value, at: &docs, before: header.statsStart, into: &key) else { return nil }
                 } else {
                     guard let delta = readVarUInt64(value, at: &docs), delta > 0 else { return nil }
                     ordinal &+= delta

@@ -264,12 +264,9 @@ struct PostingList {
         if kind == .bytes {
             var previous = Array(firstKey)
             for _ in 1..<header.count {
-                guard let shared = VarUInt.read(value, at: &docs), let rest = VarUInt.read(value, at: &docs),
-                    shared <= previous.count, rest <= header.statsStart - docs
-                else { return false }
-                previous.removeLast(previous.count - shared)
-                previous.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[docs..<docs + rest]))
-                docs += rest
+                guard PostingCodec.readNextKey(value, at: &docs, before: header.statsStart, into: &previous) else {
+                    return false
+                }
                 previous.withUnsafeBytes { keys.append($0) }
             }
         } else {
