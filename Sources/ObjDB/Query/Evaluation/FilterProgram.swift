@@ -124,41 +124,26 @@ final class FilterProgram: @unchecked Sendable {
                     // Integers are stored in an encoding whose bytes sort as the values do, so the
                     // field's bytes compare with the constant's encoding, undecoded.
                     let test = tests[Int(instruction.index)]
-                    switch reader.field(test.slot) {
-                    case .bytes(let bytes):
-                        if FieldReads.isInteger(bytes) {
-                            let order = ByteOrder.compare(bytes, constants.bytes(at: test.offset, count: test.count))
-                            answer = test.compare(Int64(order), 0)
-                        } else {
-                            answer = test.absentOutcome
-                        }
-                    case .null: answer = test.nilOutcome
-                    case .absent: answer = test.absentOutcome
+                    answer = test.answer(for: reader.field(test.slot)) { bytes in
+                        guard FieldReads.isInteger(bytes) else { return test.absentOutcome }
+                        let order = ByteOrder.compare(bytes, constants.bytes(at: test.offset, count: test.count))
+                        return test.compare(Int64(order), 0)
                     }
                 case .bytesEqualityTest:
                     let test = tests[Int(instruction.index)]
-                    switch reader.field(test.slot) {
-                    case .bytes(let bytes):
-                        let equal = ByteOrder.equal(bytes, constants.bytes(at: test.offset, count: test.count))
-                        answer = equal == (test.op == .equal)
-                    case .null: answer = test.nilOutcome
-                    case .absent: answer = test.absentOutcome
+                    answer = test.answer(for: reader.field(test.slot)) { bytes in
+                        ByteOrder.equal(bytes, constants.bytes(at: test.offset, count: test.count))
+                            == (test.op == .equal)
                     }
                 case .asciiContainsTest:
                     // The folded test would copy its constants (three arrays retained and
                     // released per record); the scan reads the needle from the pool instead.
                     let test = tests[Int(instruction.index)]
-                    switch reader.field(test.slot) {
-                    case .bytes(let bytes):
+                    answer = test.answer(for: reader.field(test.slot)) { bytes in
                         let needle = ASCIIFolding.EncodedNeedle(
                             constants.bytes(at: Int(test.asciiNeedleOffset), count: Int(test.asciiNeedleCount)))
-                        if let found = ASCIIFolding.contains(bytes, needle) {
-                            answer = found
-                        } else {
-                            answer = constants.text(at: test.offset).matchesFolding(bytes, test.op)
-                        }
-                    case .null: answer = test.nilOutcome
-                    case .absent: answer = test.absentOutcome
+                        return ASCIIFolding.contains(bytes, needle)
+                            ?? constants.text(at: test.offset).matchesFolding(bytes, test.op)
                     }
                 case .test:
                     let test = tests[Int(instruction.index)]
