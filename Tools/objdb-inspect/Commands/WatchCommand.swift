@@ -46,10 +46,9 @@ struct WatchCommand: Subcommand {
         var database: Database? = try context.open()
         guard database!.schema[type] != nil else { throw ObjDBError.unknownType(type) }
         var identity = Self.identity(of: context.path)
-        var previous = try snapshot(database!)
+        var (previous, version) = try snapshot(database!)
         context.print("\(previous.count) \(type)")
         try context.output.flush()
-        var version = try database!.lastCommittedVersion()
         var saidGone = false
         while true {
             if sleepInterrupted() { return .success }
@@ -66,20 +65,19 @@ struct WatchCommand: Subcommand {
                 database = try context.open()
                 identity = current
                 saidGone = false
-                version = try database!.lastCommittedVersion()
-                context.print("the store file was replaced; reopened \(context.path) at version \(version)")
                 guard database!.schema[type] != nil else { throw ObjDBError.unknownType(type) }
-                let next = try snapshot(database!)
+                let next: [String: [String: StoredValue]]
+                (next, version) = try snapshot(database!)
+                context.print("the store file was replaced; reopened \(context.path) at version \(version)")
                 report(previous, next, version: version, context: context)
                 previous = next
                 try context.output.flush()
                 continue
             }
             guard let database else { continue }
-            let committed = try database.lastCommittedVersion()
-            guard committed != version else { continue }
-            version = committed
-            let next = try snapshot(database)
+            guard try database.lastCommittedVersion() != version else { continue }
+            let next: [String: [String: StoredValue]]
+            (next, version) = try snapshot(database)
             report(previous, next, version: version, context: context)
             previous = next
             try context.output.flush()
@@ -120,13 +118,15 @@ struct WatchCommand: Subcommand {
         for line in lines { context.print(DisplayText.escapedString(line)) }
     }
 
-    private func snapshot(_ database: Database) throws -> [String: [String: StoredValue]] {
+    /// The matching objects and the version they were read at, from one read transaction:
+    /// a version read apart from the objects could already count a commit they miss.
+    private func snapshot(_ database: Database) throws -> ([String: [String: StoredValue]], version: Int) {
         try database.read { view in
             var objects: [String: [String: StoredValue]] = [:]
             for object in try view.dynamicObjects(type, filter: filter) {
                 objects[object.objectKey.plain] = try object.values()
             }
-            return objects
+            return (objects, view.version)
         }
     }
 
