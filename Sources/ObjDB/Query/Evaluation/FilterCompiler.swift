@@ -62,37 +62,38 @@ struct FilterCompiler {
             }
             for jump in jumps { builder.patchJump(at: jump) }
         case .operands(let comparison):
-            let evaluator = try OperandCompiler(catalog: catalog, root: binding).compile(comparison)
-            builder.emitNested(.operands(evaluator, of: binding))
-        case .comparison(let comparison):
-            do {
-                try emit(comparison, in: binding, into: &builder)
-            } catch let error as ObjDBError where error.code == .invalidQuery && comparison.position != nil {
-                let reason = error.details.first ?? error.message
-                guard !reason.contains("(at position "), let position = comparison.position else { throw error }
-                throw ObjDBError.invalidQuery(
-                    type: error.typeName ?? root.schema.name, reason: "\(reason) (at position \(position))")
+            try locating(comparison.position) {
+                let evaluator = try OperandCompiler(catalog: catalog, root: binding).compile(comparison)
+                builder.emitNested(.operands(evaluator, of: binding))
             }
+        case .comparison(let comparison):
+            try locating(comparison.position) { try emit(comparison, in: binding, into: &builder) }
         }
     }
 
+    /// Runs `body`, adding `position` to the message of an invalid query it throws that names none.
+    private func locating(_ position: Int?, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as ObjDBError where error.code == .invalidQuery && position != nil {
+            let reason = error.details.first ?? error.message
+            guard !reason.contains("(at position "), let position else { throw error }
+            throw ObjDBError.invalidQuery(
+                type: error.typeName ?? root.schema.name, reason: "\(reason) (at position \(position))")
+        }
+    }
+
+    /// A comparison ``QueryNormalizer`` left as a field test: the compiled program reads its values
+    /// in place (the normalizer raised the rest to the general form).
     private func emit(_ comparison: QueryComparison, in binding: TypeBinding, into builder: inout ProgramBuilder)
         throws
     {
-        if let rewritten = nullTextOperand(comparison, in: binding) {
-            try emit(rewritten, in: binding, into: &builder)
-            return
-        }
-        if needsOperandEvaluator(comparison.path[...], aggregate: comparison.aggregate, in: binding) {
-            try emit(.operands(comparison.asOperands), in: binding, into: &builder)
-            return
-        }
         if comparison.quantifierWritten || comparison.quantifier != .any || comparison.aggregate != nil {
             // As in Realm ("The keypath following 'ANY' must contain a list"): `ANY age > 3` and
             // `ANY owner.name == 'x'` (through a to-one link) quantify one value.
             let path = comparison.path.joined(separator: ".")
             let needs = "needs a list, a set, a map or linking objects in the key path"
-            guard pathHasCollection(comparison.path[...], in: binding) else {
+            guard paths.passesCollection(comparison.path[...], in: binding) else {
                 let what = comparison.aggregate?.rawValue ?? comparison.quantifier.rawValue
                 throw invalid("\(what) \(needs), but \(path) is one value")
             }
@@ -104,51 +105,7 @@ struct FilterCompiler {
         try emit(comparison, path: comparison.path[...], in: binding, quantified: false, into: &builder)
     }
 
-    /// Whether `path op constant` needs the general evaluator: a path through two collections, a
-    /// map's values, an aggregate of a property through a collection of objects, or a string's length.
-    private func needsOperandEvaluator(
-        _ path: ArraySlice<String>, aggregate: QueryAggregate?, in binding: TypeBinding, collections: Int = 0
-    ) -> Bool {
-        guard let name = path.first else { return false }
-        guard let property = binding[name] else {
-            // `@links…`: names the general evaluator resolves (or rejects).
-            return name.hasPrefix("@")
-        }
-        let schema = property.schema
-        let rest = path.dropFirst()
-        let isCollection = schema.collection != .single || schema.type == .linkingObjects
-        if schema.collection == .map { return !(rest.isEmpty && aggregate == .count) }
-        if isCollection && collections > 0 { return true }
-        let next: TypeBinding?
-        if schema.type == .linkingObjects {
-            next = schema.objectType.flatMap { catalog.bindings[$0] }
-        } else {
-            next = target(of: property)
-        }
-        if rest.isEmpty {
-            // An aggregate of one value (a string's @count) or of values reached through objects.
-            return aggregate != nil && (!isCollection || collections > 0)
-        }
-        guard let next else { return rest.first.map { $0.lowercased() == "length" || $0.hasPrefix("@") } ?? false }
-        return needsOperandEvaluator(
-            rest, aggregate: aggregate, in: next, collections: collections + (isCollection ? 1 : 0))
-    }
-
-    /// Whether the path passes through (or ends at) a list, a set, a map or linking objects.
-    private func pathHasCollection(_ path: ArraySlice<String>, in binding: TypeBinding) -> Bool {
-        guard let name = path.first, let property = binding[name] else { return false }
-        if property.schema.collection != .single || property.schema.type == .linkingObjects { return true }
-        guard path.count > 1, let target = self.target(of: property) else { return false }
-        return pathHasCollection(path.dropFirst(), in: target)
-    }
-
-    /// The type a link or an embedded object leads to.
-    private func target(of property: BoundProperty) -> TypeBinding? {
-        guard property.schema.type == .object || property.schema.type == .embedded,
-            let name = property.schema.objectType
-        else { return nil }
-        return catalog.bindings[name]
-    }
+    private var paths: SchemaPaths { SchemaPaths(catalog: catalog) }
 
     // MARK: Paths
 
@@ -196,7 +153,7 @@ struct FilterCompiler {
         }
 
         if !rest.isEmpty {
-            guard let target = target(of: property) else {
+            guard let target = paths.target(of: property) else {
                 throw invalid("\(name) is not a link, so \(path.joined(separator: ".")) leads nowhere")
             }
             let isEmbedded = schema.type == .embedded
@@ -280,7 +237,7 @@ struct FilterCompiler {
         guard let name = path.first, let property = binding[name] else { return false }
         let schema = property.schema
         let isCollection = schema.collection != .single || schema.type == .linkingObjects
-        if path.count > 1, !isCollection, let target = target(of: property) {
+        if path.count > 1, !isCollection, let target = paths.target(of: property) {
             return try outcomeForNil(comparison, path: path.dropFirst(), in: target)
         }
         var scratch = ProgramBuilder()

@@ -1,16 +1,24 @@
-/// Rewrites general comparisons that are really `property op constant` into ``QueryComparison``,
-/// knowing the schema: `x == {1, 2}` and `{1, 2} == x` are `x IN {1, 2}` when `x` holds one value
-/// (for a list they compare element by element), and `x == NONE {1, 2}` is `NOT x IN {1, 2}`.
-/// What it rewrites reaches the planner (an index lookup) and the compiled field tests.
+/// Puts a filter in the form the planner and the filter compiler read, knowing the schema, so
+/// that each comparison is decided once: a ``QueryComparison`` is a test of values the compiled
+/// program reads in place (through to-one links, or under a quantifier through one collection),
+/// and an ``OperandComparison`` is everything the general evaluator answers.
 ///
-/// The parser already lowers what needs no schema (`5 == x`, `x == ANY {1, 2}`, `ANY {1, 2} IN list`).
+/// It lowers general comparisons that are really `property op constant`: `x == {1, 2}` and
+/// `{1, 2} == x` are `x IN {1, 2}` when `x` holds one value (for a list they compare element by
+/// element), and `x == NONE {1, 2}` is `NOT x IN {1, 2}`. It raises the comparisons only the
+/// general evaluator answers (a path through two collections, a map's values, a string's
+/// `length`, an aggregate through objects, Realm's null patterns through a link). The parser
+/// already lowers what needs no schema (`5 == x`, `x == ANY {1, 2}`, `ANY {1, 2} IN list`).
 struct QueryNormalizer {
     let catalog: StoreCatalog
     let root: TypeBinding
 
+    private var paths: SchemaPaths { SchemaPaths(catalog: catalog) }
+
     func normalize(_ expression: QueryExpression) throws -> QueryExpression {
         switch expression {
-        case .constant, .comparison: return expression
+        case .constant: return expression
+        case .comparison(let comparison): return decided(comparison)
         case .not(let inner):
             let normalized = try normalize(inner)
             return equality(negating: normalized) ?? .not(normalized)
@@ -18,7 +26,25 @@ struct QueryNormalizer {
         case .or(let parts):
             let normalized = try parts.map(normalize)
             return oneOf(normalized) ?? .or(normalized)
-        case .operands(let comparison): return lowered(comparison) ?? expression
+        case .operands(let comparison): return lowered(comparison).map(normalizedLowering) ?? expression
+        }
+    }
+
+    /// The comparison in the form that answers it: a field test, or the general form.
+    private func decided(_ comparison: QueryComparison) -> QueryExpression {
+        if let rewritten = nullTextOperand(comparison) { return rewritten }
+        if paths.needsOperandEvaluator(comparison.path[...], aggregate: comparison.aggregate, in: root) {
+            return .operands(comparison.asOperands)
+        }
+        return .comparison(comparison)
+    }
+
+    /// A lowering's comparisons, decided (`NOT x IN {…}` keeps its `NOT`).
+    private func normalizedLowering(_ expression: QueryExpression) -> QueryExpression {
+        switch expression {
+        case .comparison(let comparison): return decided(comparison)
+        case .not(let inner): return .not(normalizedLowering(inner))
+        default: return expression
         }
     }
 
@@ -37,7 +63,7 @@ struct QueryNormalizer {
         default:
             return nil
         }
-        guard let names = path.names, holdsOneValue(names[...], in: root) else { return nil }
+        guard let names = path.names, paths.holdsOneValue(names[...], in: root) else { return nil }
         if comparison.op == .in, case .value = comparison.left { return nil }
         let oneOf = QueryExpression.comparison(
             QueryComparison(
@@ -65,9 +91,10 @@ struct QueryNormalizer {
             default: return nil
             }
         }
-        guard holdsOneValue(first.path[...], in: root), let property = property(at: first.path[...], in: root),
+        guard paths.holdsOneValue(first.path[...], in: root),
+            let property = paths.property(at: first.path[...], in: root),
             property.index != nil || property.schema.isPrimaryKey,
-            values.allSatisfy({ Self.isPlainKey($0, of: property.schema.type) })
+            values.allSatisfy({ ConstantFit.mergesIntoOneOf($0, of: property.schema.type) })
         else { return nil }
         var merged = first
         merged.op = .in
@@ -75,44 +102,14 @@ struct QueryNormalizer {
         return .comparison(merged)
     }
 
-    /// Whether `value` is of the kind `type` stores, so `IN` means what the `==` it joins meant
-    /// (a Double against an integer, or an infinity, keeps its own comparison).
-    private static func isPlainKey(_ value: StoredValue, of type: PropertyType) -> Bool {
-        switch (value, type) {
-        case (.int, .int), (.int, .int8), (.int, .int16), (.int, .int32), (.int, .int64): return true
-        case (.string, .string), (.date, .date), (.uuid, .uuid), (.bool, .bool): return true
-        default: return false
-        }
-    }
-
-    /// The property a path through to-one links ends at.
-    private func property(at path: ArraySlice<String>, in binding: TypeBinding) -> BoundProperty? {
-        guard let name = path.first, let property = binding[name] else { return nil }
-        if path.count == 1 { return property }
-        guard let target = property.schema.objectType.flatMap({ catalog.bindings[$0] }) else { return nil }
-        return self.property(at: path.dropFirst(), in: target)
-    }
-
     /// `NOT (x != 5)` as `x == 5`, for one value `x` and a value that is not `nil` (so a `nil`
     /// `x` fails both): the planner can look it up.
     private func equality(negating expression: QueryExpression) -> QueryExpression? {
         guard case .comparison(var comparison) = expression, comparison.op == .notEqual,
-            comparison.aggregate == nil, !comparison.value.isNull, holdsOneValue(comparison.path[...], in: root)
+            comparison.aggregate == nil, !comparison.value.isNull, paths.holdsOneValue(comparison.path[...], in: root)
         else { return nil }
         comparison.op = .equal
         return .comparison(comparison)
-    }
-
-    /// Whether the path names properties through to-one links, ending at one stored value.
-    private func holdsOneValue(_ path: ArraySlice<String>, in binding: TypeBinding) -> Bool {
-        guard let name = path.first, let property = binding[name], property.schema.collection == .single,
-            property.schema.type != .linkingObjects
-        else { return false }
-        if path.count == 1 { return property.schema.type != .embedded }
-        guard property.schema.type == .object || property.schema.type == .embedded,
-            let target = property.schema.objectType.flatMap({ catalog.bindings[$0] })
-        else { return false }
-        return holdsOneValue(path.dropFirst(), in: target)
     }
 }
 

@@ -158,9 +158,7 @@ struct QueryPlanner {
 
     /// An access path for one comparison, with a rank (lower is cheaper), or `nil`.
     private func access(for comparison: QueryComparison) throws -> Access? {
-        guard comparison.path.count == 1, comparison.aggregate == nil, comparison.options.isEmpty,
-            let property = binding[comparison.path[0]], property.schema.collection == .single
-        else { return nil }
+        guard let property = SchemaPaths(catalog: catalog).storedField(of: comparison, in: binding) else { return nil }
         let isPrimaryKey = property.schema.isPrimaryKey
         guard isPrimaryKey || property.index != nil else { return nil }
         if comparison.op == .text || property.schema.index == .fullText {
@@ -178,7 +176,7 @@ struct QueryPlanner {
         let maximum = catalog.maxKeySize
         /// The key of `given`; `nil` when no plan fits; `[]` when no stored object can hold it (too long).
         func key(_ given: StoredValue) throws -> [UInt8]? {
-            guard compatible(given, property.schema.type) else { return nil }
+            guard ConstantFit.ordersAsStored(given, of: property.schema.type) else { return nil }
             let value = codec.canonical(given, for: property.schema)
             if isPrimaryKey {
                 guard let objectKey = ObjectKeyCodec.key(fromPrimaryKey: value, type: property.schema.type) else {
@@ -279,21 +277,6 @@ struct QueryPlanner {
             bytes.removeLast()
         }
         return nil
-    }
-
-    /// Whether an index of `type` orders `value` as the property's values (a double bound on an
-    /// integer index would not).
-    private func compatible(_ value: StoredValue, _ type: PropertyType) -> Bool {
-        switch (value, type) {
-        case (.int, _) where type.isInteger: return true
-        case (.int, .double), (.int, .float), (.double, .double), (.double, .float), (.float, .double),
-            (.float, .float):
-            return true
-        case (.string, .string), (.bool, .bool), (.date, .date), (.uuid, .uuid), (.data, .data), (.null, _):
-            return true
-        default:
-            return false
-        }
     }
 }
 

@@ -4,17 +4,18 @@ extension QueryPlanner {
     func compoundLookup(_ conjuncts: [QueryExpression]) -> QueryPlan? {
         guard !binding.compoundKeys.isEmpty else { return nil }
         var equal: [String: StoredValue] = [:]
+        let paths = SchemaPaths(catalog: catalog)
         for case .comparison(let comparison) in conjuncts
-        where comparison.op == .equal && comparison.path.count == 1 && comparison.aggregate == nil
-            && comparison.options.isEmpty && !comparison.quantifierWritten && !comparison.value.isNull
-        {
-            equal[comparison.path[0]] = comparison.value
+        where comparison.op == .equal && !comparison.quantifierWritten && !comparison.value.isNull {
+            guard let property = paths.storedField(of: comparison, in: binding) else { continue }
+            equal[property.schema.name] = comparison.value
         }
         let codec = ValueCodec(schema: catalog.schemaIndex)
         for compound in binding.compoundKeys where compound.index != nil {
             var values: [StoredValue] = []
             for property in compound.properties {
-                guard let given = equal[property.schema.name], Self.keyable(given, as: property.schema.type) else {
+                guard let given = equal[property.schema.name], ConstantFit.isStoredKind(given, of: property.schema.type)
+                else {
                     break
                 }
                 values.append(codec.canonical(given, for: property.schema))
@@ -27,15 +28,5 @@ extension QueryPlanner {
             }
         }
         return nil
-    }
-
-    /// Whether `value` is of the kind a property of `type` stores, so its index key is the stored one.
-    private static func keyable(_ value: StoredValue, as type: PropertyType) -> Bool {
-        switch (value, type) {
-        case (.int, _) where type.isInteger: return true
-        case (.string, .string), (.bool, .bool), (.date, .date), (.uuid, .uuid), (.data, .data): return true
-        case (.double, .double), (.float, .float): return true
-        default: return false
-        }
     }
 }
