@@ -26,7 +26,8 @@ struct QueryNormalizer {
         case .or(let parts):
             let normalized = try parts.map(normalize)
             return oneOf(normalized) ?? .or(normalized)
-        case .operands(let comparison): return lowered(comparison).map(normalizedLowering) ?? expression
+        // A lowering names one value through to-one links: a field test as it stands.
+        case .operands(let comparison): return lowered(comparison) ?? expression
         }
     }
 
@@ -37,15 +38,6 @@ struct QueryNormalizer {
             return .operands(comparison.asOperands)
         }
         return .comparison(comparison)
-    }
-
-    /// A lowering's comparisons, decided (`NOT x IN {…}` keeps its `NOT`).
-    private func normalizedLowering(_ expression: QueryExpression) -> QueryExpression {
-        switch expression {
-        case .comparison(let comparison): return decided(comparison)
-        case .not(let inner): return .not(normalizedLowering(inner))
-        default: return expression
-        }
     }
 
     private func lowered(_ comparison: OperandComparison) -> QueryExpression? {
