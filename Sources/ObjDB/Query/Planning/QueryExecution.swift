@@ -75,9 +75,7 @@ struct QueryPaths {
                     type: binding.schema.name, reason: "cannot \(what) by \(text): \(name) holds several values")
             }
             if position < path.count - 1 {
-                guard property.schema.type == .object || property.schema.type == .embedded,
-                    let target = property.schema.objectType.flatMap({ catalog.bindings[$0] })
-                else {
+                guard let target = SchemaPaths(catalog: catalog).target(of: property) else {
                     throw ObjDBError.invalidQuery(
                         type: binding.schema.name, reason: "cannot \(what) by \(text): \(name) is not a link")
                 }
