@@ -46,7 +46,8 @@ final class BulkLoad {
     }
 
     /// Holds an entry of `valueCount` bytes under `key`, written by `fill`, in place of the one
-    /// held when `replacing`.
+    /// held when `replacing`. `fill` runs before the key is looked up: for a key already held and
+    /// not `replacing`, what it wrote is dropped.
     ///
     /// - Returns: `false`, holding nothing new, when `key` is already held and not `replacing`.
     func insert(
@@ -54,26 +55,28 @@ final class BulkLoad {
         fill: (UnsafeMutableRawBufferPointer) throws -> Void
     ) rethrows -> Bool {
         let hash = Self.hash(key)
-        let found = slot(of: key, hash: hash)
-        if let index = found.entry {
-            guard replacing else { return false }
-            // The old value's bytes stay where they are (still valid for a reader): only the
-            // entry moves to the new ones.
-            let space = allocate(key.count + valueCount)
-            space.copyMemory(from: key)
-            try fill(UnsafeMutableRawBufferPointer(rebasing: space[key.count...]))
-            entries[index] = Entry(start: space.baseAddress!, keyCount: key.count, valueCount: valueCount)
-            heldBytes += space.count
-            return true
-        }
+        // The key's slot is a cache miss in a large load (W1's one hot spot, BENCHMARKS.md): ask for
+        // it now and fill the value meanwhile; a key already held gives its space back below.
+        objdb_prefetch(slots + (Int(hash) & slotMask), 8)
         let space = allocate(key.count + valueCount)
         space.copyMemory(from: key)
-        let value = UnsafeMutableRawBufferPointer(rebasing: space[key.count...])
         do {
-            try fill(value)
+            try fill(UnsafeMutableRawBufferPointer(rebasing: space[key.count...]))
         } catch {
             chunkUsed -= space.count
             throw error
+        }
+        let found = slot(of: key, hash: hash)
+        if let index = found.entry {
+            guard replacing else {
+                chunkUsed -= space.count
+                return false
+            }
+            // The old value's bytes stay where they are (still valid for a reader): only the
+            // entry moves to the new ones.
+            entries[index] = Entry(start: space.baseAddress!, keyCount: key.count, valueCount: valueCount)
+            heldBytes += space.count
+            return true
         }
         entries.append(Entry(start: space.baseAddress!, keyCount: key.count, valueCount: valueCount))
         slots[found.position] = UInt64(truncatingIfNeeded: hash) << 32 | UInt64(entries.count)

@@ -66,6 +66,20 @@ struct BulkLoadTests {
         #expect(try environment.read { try $0.entries(in: records) } == ["k=first"])
     }
 
+    @Test func aRefusedDuplicateLeavesTheHeldValuesAndTheNextInsertIntact() throws {
+        let (environment, records) = try makeStore(in: directory)
+        let refused = try environment.write { transaction in
+            _ = try transaction.put("first value", forKey: "a", in: records, options: .noOverwrite)
+            // Filled before the key is looked up (see BulkLoad.insert), then given back.
+            let refused = try transaction.put("a longer refused value", forKey: "a", in: records, options: .noOverwrite)
+            _ = try transaction.put("next", forKey: "b", in: records, options: .noOverwrite)
+            #expect(try transaction.string(forKey: "a", in: records) == "first value")
+            return refused
+        }
+        #expect(!refused)
+        #expect(try environment.read { try $0.entries(in: records) } == ["a=first value", "b=next"])
+    }
+
     @Test func aCursorOpenedDuringALoadSeesEveryInsertAndTheLaterOnes() throws {
         let (environment, records) = try makeStore(in: directory)
         try environment.write { transaction in
