@@ -216,34 +216,32 @@ extension WriteScope {
         try put(values, key: accessor.objectKey, in: accessor.binding, policy: .modified)
     }
 
-    /// Replaces one field of the record, copying the other fields' bytes as they are: an
-    /// unindexed value of any type and length (not a link, an embedded object or a collection,
-    /// whose backlinks and owners need the whole record).
+    /// Replaces one field of the record, copying the other fields' bytes as they are, when the
+    /// property ``BoundProperty/patchesInPlace``.
     ///
     /// - Returns: whether the value was written this way.
     private func patchInPlace(
         _ value: StoredValue, of property: BoundProperty, in accessor: ObjectAccessor, reader: RecordReader
     ) throws -> Bool {
-        let schema = property.schema
-        guard schema.collection == .single, !schema.isPrimaryKey, property.index == nil,
-            !accessor.binding.constrainedPropertyIDs.contains(schema.id),
-            schema.type != .object, schema.type != .embedded, schema.type != .linkingObjects,
-            let table = accessor.binding.table
-        else { return false }
+        guard property.patchesInPlace, let table = accessor.binding.table else { return false }
         let codec = ValueCodec(schema: catalog.schemaIndex)
+        let canonical = codec.canonical(value, for: property.schema)
+        if codec.decodeField(reader.field(property.slot), of: property.schema) == canonical { return true }
         let typeName = accessor.binding.schema.name
-        let canonical = codec.canonical(value, for: schema)
-        if codec.decodeField(reader.field(property.slot), of: schema) == canonical { return true }
         let edit = try RecordEdit(reader, slot: property.slot) {
-            try codec.encodeField(canonical, of: schema, in: typeName, into: &$0)
+            try codec.encodeField(canonical, of: property.schema, in: typeName, into: &$0)
         }
-        let transaction = try writeTransaction("set \(typeName).\(schema.name)")
-        // Written into temporary memory, then put: the old record's bytes are read while writing.
-        try withUnsafeTemporaryAllocation(byteCount: edit.byteCount, alignment: 1) { buffer in
-            try edit.write(into: buffer) { try codec.encodeField(canonical, of: schema, in: typeName, into: &$0) }
-            try accessor.key.withUnsafeBytes { key in
-                _ = try transaction.put(UnsafeRawBufferPointer(buffer), forKey: key, in: table)
-                changes.recordModification(of: key, properties: [schema.id], in: typeName)
+        let transaction = try writeTransaction("set \(typeName).\(property.schema.name)")
+        // Written into the write's scratch space, then put: the old record's bytes are read while
+        // writing. (Not a temporary allocation: its closure retained and released everything it
+        // captured, a fifth of W7's update; BENCHMARKS.md.)
+        let buffer = recordScratch(edit.byteCount)
+        try edit.write(into: buffer) { try codec.encodeField(canonical, of: property.schema, in: typeName, into: &$0) }
+        let key = accessor.key
+        try key.withUnsafeBytes { key in
+            _ = try transaction.put(UnsafeRawBufferPointer(buffer), forKey: key, in: table)
+            if changes.isEnabled {
+                changes.recordModification(of: key, properties: [property.schema.id], in: typeName)
             }
         }
         didWrite()

@@ -29,6 +29,8 @@ package final class WriteScope: ObjectWriter {
     var preservesRemovedProperties = false
     /// Reused for every index key this write builds: no allocation per key.
     var indexKeyBuffer: [UInt8] = []
+    /// Reused for every record a property assignment rewrites (``recordScratch(_:)``).
+    private var scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     /// Reused for the values of each object added (taken while in use: adding one may add others).
     var addedValuesBuffer: [StoredValue] = []
     /// The version the commit made, once it did.
@@ -80,6 +82,7 @@ package final class WriteScope: ObjectWriter {
     }
 
     deinit {
+        scratch.deallocate()
         if isOpen, ownsTransaction { cancel() }
         // The snapshot holds this scope unowned: a scope that owns its transaction cleared it on
         // commit or cancel; the migration's clears it here.
@@ -100,6 +103,16 @@ package final class WriteScope: ObjectWriter {
     func didWrite() {
         snapshot.didWrite()
         writeCount &+= 1
+    }
+
+    /// `count` bytes of memory this write reuses, valid until the next call: grown as needed, never
+    /// shrunk, freed with the scope.
+    func recordScratch(_ count: Int) -> UnsafeMutableRawBufferPointer {
+        if scratch.count < count {
+            scratch.deallocate()
+            scratch = .allocate(byteCount: max(count, 2 * scratch.count, 256), alignment: 8)
+        }
+        return UnsafeMutableRawBufferPointer(rebasing: scratch[0..<count])
     }
 
     /// Commits the write; the snapshot then reads the state it committed.

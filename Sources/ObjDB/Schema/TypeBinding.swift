@@ -54,14 +54,16 @@ package final class TypeBinding: Sendable {
         self.schema = schema
         self.swiftType = swiftType
         self.table = table
+        let constrained = Set(schema.uniquenessConstraints.joined())
         let properties = schema.properties.enumerated().map { position, property in
-            BoundProperty(schema: property, position: position, index: indexes[property.name])
+            BoundProperty(
+                schema: property, position: position, index: indexes[property.name],
+                isConstrained: constrained.contains(property.name))
         }
         self.properties = properties
         byName = Dictionary(properties.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
         primaryKey = properties.first { $0.schema.isPrimaryKey }
         hasLinks = properties.contains { $0.schema.type == .object || $0.schema.type == .embedded }
-        let constrained = Set(schema.uniquenessConstraints.joined())
         bookkeepingProperties = properties.filter {
             $0.schema.isIndexed || $0.schema.type == .object || $0.schema.type == .embedded
                 || constrained.contains($0.schema.name)
@@ -109,11 +111,18 @@ package final class BoundProperty: Sendable {
     package let position: Int
     /// Its secondary index, if it has one.
     package let index: DatabaseHandle?
+    /// Whether assigning it may rewrite its field alone, copying the record's other fields as they
+    /// are: a single value that no index, uniqueness constraint or backlink depends on, and not
+    /// the primary key.
+    let patchesInPlace: Bool
 
-    init(schema: PropertySchema, position: Int, index: DatabaseHandle?) {
+    init(schema: PropertySchema, position: Int, index: DatabaseHandle?, isConstrained: Bool = false) {
         self.schema = schema
         self.position = position
         self.index = index
+        patchesInPlace =
+            schema.collection == .single && !schema.isPrimaryKey && index == nil && !isConstrained
+            && schema.type != .object && schema.type != .embedded && schema.type != .linkingObjects
     }
 
     /// The record slot.
