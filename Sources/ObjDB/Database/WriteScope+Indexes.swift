@@ -7,12 +7,12 @@ extension WriteScope {
     /// The index key of `value`; `nil` when the index does not hold it (`nil` in a unique index).
     func indexKey(_ value: StoredValue, for property: BoundProperty, in binding: TypeBinding) throws -> [UInt8]? {
         let unique = property.schema.index == .unique
-        switch IndexKeyCodec.entry(for: value, unique: unique, maxKeySize: catalog.environment.maxKeySize) {
+        switch IndexKeyCodec.entry(for: value, unique: unique, maxKeySize: catalog.maxKeySize) {
         case .key(let key): return key
         case .none: return nil
         case .tooLarge(let size):
             throw ObjDBError.keyTooLarge(
-                size: size, maximum: catalog.environment.maxKeySize,
+                size: size, maximum: catalog.maxKeySize,
                 operation: "unique index \(binding.schema.name).\(property.schema.name)")
         }
     }
@@ -79,7 +79,7 @@ extension WriteScope {
             buffer.removeAll(keepingCapacity: true)
             indexKeyBuffer = buffer
         }
-        let maximum = catalog.environment.maxKeySize
+        let maximum = catalog.maxKeySize
         switch IndexKeyCodec.build(value, into: &buffer, unique: unique, maxKeySize: maximum) {
         case .key:
             try buffer.withUnsafeBytes(body)

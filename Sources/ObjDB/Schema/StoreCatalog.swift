@@ -36,6 +36,7 @@ final class StoreCatalog: Sendable {
         self.meta = handles.meta
         self.backlinks = handles.backlinks
         self.changeLog = handles.changeLog
+        self.maxKeySize = environment.maxKeySize
         self.maxTableKeySize = environment.maxKeySize - 3 - (schema.types.map(\.name.utf8.count).max() ?? 0)
         var bindings: [String: TypeBinding] = [:]
         var byClass: [ObjectIdentifier: TypeBinding] = [:]
@@ -75,8 +76,8 @@ final class StoreCatalog: Sendable {
         return binding
     }
 
-    /// LMDB's key size limit.
-    var maxKeySize: Int { environment.maxKeySize }
+    /// LMDB's key size limit (kept here: reading it through the environment retained it per index key).
+    let maxKeySize: Int
 
     /// The longest table key: LMDB's key limit less what a backlink puts around a key (a type
     /// name, its length, a property ID).

@@ -1,13 +1,48 @@
 import CLMDB
 
 /// A named LMDB database (a B-tree inside the file), opened once per environment.
+///
+/// Plain bits, so copying one retains nothing: hot paths copy a handle per row (an index's name,
+/// held as a `String`, was a retain and a release per index update; BENCHMARKS.md).
 package struct DatabaseHandle: Sendable, Hashable {
     /// LMDB's handle, valid for the life of the environment.
     package let dbi: MDB_dbi
-    /// The name inside the file; `nil` for LMDB's unnamed main database.
-    package let name: String?
     /// The flags the database was created with.
     package let options: DatabaseOptions
+    /// The name's number in ``DatabaseNameTable``.
+    private let nameNumber: UInt32
+
+    init(dbi: MDB_dbi, name: String?, options: DatabaseOptions) {
+        self.dbi = dbi
+        self.options = options
+        nameNumber = DatabaseNameTable.number(of: name)
+    }
+
+    /// The name inside the file; `nil` for LMDB's unnamed main database.
+    package var name: String? { DatabaseNameTable.name(numbered: nameNumber) }
+}
+
+/// Every database name this process opened, numbered once: names are few (a store's tables and
+/// indexes), and a handle keeps the number.
+private enum DatabaseNameTable {
+    private static let table = Lock<(numbers: [String: UInt32], names: [String])>(([:], []))
+
+    /// 0 for `nil`, otherwise the name's number (from 1).
+    static func number(of name: String?) -> UInt32 {
+        guard let name else { return 0 }
+        return table.withLock { table in
+            if let number = table.numbers[name] { return number }
+            table.names.append(name)
+            let number = UInt32(table.names.count)
+            table.numbers[name] = number
+            return number
+        }
+    }
+
+    static func name(numbered number: UInt32) -> String? {
+        guard number > 0 else { return nil }
+        return table.withLock { $0.names[Int(number) - 1] }
+    }
 }
 
 /// How a named database stores its keys and values.
