@@ -164,7 +164,21 @@ extension WriteScope {
             }
         }
         didWrite()
-        keyBytes.withUnsafeBytes { key in
+        // Only while someone watches: the changed IDs and the type name cost a put otherwise.
+        if changes.isEnabled {
+            recordPut(of: keyBytes, old: old, new: values, in: binding, policy: policy)
+        }
+        try updateIndexes(from: old, to: values, key: keyBytes, in: binding)
+        try updateBacklinks(from: old, to: values, key: keyBytes, in: binding)
+        return keyBytes
+    }
+
+    /// Logs a put: an insertion, or a modification of the properties whose values changed (every
+    /// one under `.all`).
+    private func recordPut(
+        of key: [UInt8], old: [StoredValue]?, new values: [StoredValue], in binding: TypeBinding, policy: UpdatePolicy
+    ) {
+        key.withUnsafeBytes { key in
             if let old {
                 let changed =
                     policy == .all
@@ -175,9 +189,6 @@ extension WriteScope {
                 changes.recordInsertion(of: key, in: binding.schema.name)
             }
         }
-        try updateIndexes(from: old, to: values, key: keyBytes, in: binding)
-        try updateBacklinks(from: old, to: values, key: keyBytes, in: binding)
-        return keyBytes
     }
 
     /// Replaces one property's value of a managed object (or of the embedded object it reaches).

@@ -46,7 +46,7 @@ extension WriteScope {
         try updateBacklinks(from: values, to: nil, key: key, in: binding)
         try key.withUnsafeBytes {
             _ = try transaction.delete($0, in: table)
-            changes.recordDeletion(of: $0, in: binding.schema.name)
+            if changes.isEnabled { changes.recordDeletion(of: $0, in: binding.schema.name) }
         }
         didWrite()
     }
