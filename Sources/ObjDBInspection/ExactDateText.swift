@@ -92,7 +92,7 @@ package enum ExactDateText {
             return true
         }
         guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let day = digits(2),
-            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+            (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year)
         else { return nil }
         var secondOfDay: Int64 = 0
         var fraction: [UInt8] = []
@@ -226,13 +226,5 @@ package enum ExactDateText {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 }

@@ -1,5 +1,5 @@
 /// Dates of the proleptic Gregorian calendar as day counts, without a `Calendar`: the one
-/// conversion that query literals, the inspector's exact dates and the sync mapping's date
+/// conversion (and month length) that query literals, the inspector's exact dates and the sync mapping's date
 /// formats share (each parses text into a date on a path where Foundation's calendar is slow or
 /// rounds).
 package enum CivilDate {
@@ -12,5 +12,14 @@ package enum CivilDate {
         let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The days of `month` (1–12) in `year`.
+    package static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 }

@@ -174,18 +174,10 @@ private func makeDate(
     year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double, offsetSeconds: Int,
     maximumOffsetHours: Int
 ) -> Date? {
-    guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month), hour < 24, minute < 60,
-        second < 60, maximumOffsetHours < 24
+    guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: Int64(month), year: Int64(year)),
+        hour < 24, minute < 60, second < 60, maximumOffsetHours < 24
     else { return nil }
     let days = Int(CivilDate.daysFrom1970(year: Int64(year), month: Int64(month), day: Int64(day)))
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
     return Date(timeIntervalSince1970: Double(seconds) + fraction)
-}
-
-private func daysInMonth(year: Int, month: Int) -> Int {
-    switch month {
-    case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
 }

@@ -60,7 +60,7 @@ enum PredicateLiteral {
         guard year >= 1900 else { return .failure(LiteralError("dates before 1900 are not supported (as in Realm)")) }
         guard year <= 200_000 else { return .failure(LiteralError("the year \(year) is out of range")) }
         guard (1...12).contains(month) else { return .failure(LiteralError("the month \(month) is not 1 to 12")) }
-        let days = daysIn(month: month, year: year)
+        let days = CivilDate.daysIn(month: month, year: year)
         guard (1...days).contains(day) else {
             return .failure(LiteralError("the day \(day) is not 1 to \(days) in that month"))
         }
@@ -147,18 +147,6 @@ enum PredicateLiteral {
         // From 2001 in whole seconds first, so the nanoseconds are not lost to a large sum.
         Date(
             timeIntervalSinceReferenceDate: Double(seconds - secondsFrom1970To2001) + Double(nanoseconds) / 1e9)
-    }
-
-    private static func isLeap(_ year: Int64) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 }
 
