@@ -12,10 +12,16 @@ enum CachePrefetch {
         if let start = bytes.baseAddress { objdb_prefetch(start, bytes.count) }
     }
 
-    /// Prefetches a whole page the first time a walk reaches it. A leaf page holds its entries
-    /// in the order they were inserted, not in key order, so a cursor walk jumps about inside
-    /// the page and the processor's own prefetcher cannot follow: asking for the page's lines
-    /// at once lets their loads overlap instead of waiting for each in turn.
+    /// Prefetches a whole page the first time a walk reaches it, and the page after it in the
+    /// file while the walk goes from each page to the next one there.
+    ///
+    /// A leaf page holds its entries in the order they were inserted, not in key order, so a
+    /// cursor walk jumps about inside the page and the processor's own prefetcher cannot follow:
+    /// asking for the page's lines at once lets their loads overlap instead of waiting for each
+    /// in turn. They still arrive after the walk needs the page's first rows. A sorted load or a
+    /// compacted store lays its leaves out one after another, so once the walk has stepped to the
+    /// adjacent page it asks for the next one too, a page of rows ahead of need; a store whose
+    /// leaves are scattered never takes that step, and pays nothing for it.
     struct PageTracker {
         private var current: UInt = 0
 
@@ -24,8 +30,13 @@ enum CachePrefetch {
             guard let start = bytes.baseAddress else { return }
             let page = UInt(bitPattern: start) & ~UInt(Self.pageSize - 1)
             guard page != current else { return }
+            let sequential = page == current &+ UInt(Self.pageSize)
             current = page
+            // Lines already asked for cost a cache hit each to ask for again.
             objdb_prefetch(UnsafeRawPointer(bitPattern: page), Self.pageSize)
+            if sequential {
+                objdb_prefetch(UnsafeRawPointer(bitPattern: page &+ UInt(Self.pageSize)), Self.pageSize)
+            }
         }
 
         /// LMDB's page size here (the operating system's); a larger one is only prefetched in part.
