@@ -49,8 +49,9 @@ struct PathFanOutTests {
         return try db.view().objects(FanOutPost.self)
     }
 
-    /// Runs `query`, checking it took less than `seconds` (a walk of the routes takes hours).
-    private func timed(_ posts: Results<FanOutPost>, _ query: String, within seconds: Double = 20) throws -> [Int] {
+    /// Runs `query`, checking it took less than `seconds`: a walk of the routes takes hours, while
+    /// a debug build on a loaded 2-core machine takes up to about 20 seconds for what it reaches.
+    private func timed(_ posts: Results<FanOutPost>, _ query: String, within seconds: Double = 90) throws -> [Int] {
         let clock = ContinuousClock()
         let start = clock.now
         let found = try posts.filter(query).map(\.id)
