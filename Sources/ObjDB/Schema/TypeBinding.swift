@@ -116,7 +116,7 @@ package final class BoundProperty: Sendable {
     /// the primary key.
     let patchesInPlace: Bool
 
-    init(schema: PropertySchema, position: Int, index: DatabaseHandle?, isConstrained: Bool = false) {
+    init(schema: PropertySchema, position: Int, index: DatabaseHandle?, isConstrained: Bool) {
         self.schema = schema
         self.position = position
         self.index = index
