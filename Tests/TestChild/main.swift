@@ -7,6 +7,8 @@ import ObjDBInspection
 //   objdb-test-child hold-reader PATH      opens a read transaction, prints "ready", waits to be killed
 //   objdb-test-child write PATH DB COUNT   writes COUNT records (big-endian UInt32 keys) to database DB
 //   objdb-test-child set-counter PATH ID VALUE   sets Counter ID's value through ObjDB (creating it)
+//   objdb-test-child watch PATH            observes the counters, prints "watching" once it hears the
+//                                          first delivery, waits to be killed
 //   objdb-test-child crash-writer PATH SEED DURABLE   random write transactions until killed, "commit N" after each
 //   objdb-test-child crash-verify PATH SEED REPORTED DURABLE   compares the store with the workload's model
 //   objdb-test-child fts-writer PATH SEED DURABLE   full-text indexed writes until killed, "commit N" after each
@@ -59,6 +61,13 @@ do {
             try transaction.create(Counter.self, value: ["id": id, "value": value], update: .modified)
         }
         print("set \(id) = \(value)")
+    case "watch":
+        let database = try Database(path: arguments[2], types: [Counter.self])
+        let queue = DispatchQueue(label: "watcher")
+        let token = try queue.sync {
+            try database.view(queue: queue).objects(Counter.self).observe { _ in say("watching") }
+        }
+        withExtendedLifetime(token) { while true { sleep(60) } }
     case "crash-writer":
         guard arguments.count == 5, let seed = UInt64(arguments[3]) else { exit(2) }
         try runCrashWriter(path: arguments[2], seed: seed, durable: arguments[4] == "1")

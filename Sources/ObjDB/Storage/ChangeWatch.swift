@@ -11,51 +11,66 @@ import Synchronization
 /// change log, which costs a commit one more B-tree page.
 ///
 /// A watching process holds a shared `fcntl` lock on one byte of the lock file, far past the
-/// bytes LMDB locks (it locks byte 0 and a byte per process ID); a writer asks, inside its
-/// write transaction, whether another process holds it. The kernel drops the lock when a
-/// process dies. A new watcher, after taking the lock, waits for the write in progress (by
-/// beginning and ending a write transaction) before it reads its first snapshot, so every
-/// commit after that snapshot finds the lock and is logged.
+/// bytes LMDB locks (it locks byte 0 and a byte per process ID), and counts itself in
+/// `<path>-watch` (``WatchAnnouncements``) while it holds it. A writer, inside its write
+/// transaction, reads the count: 0 means no one watches, with no system call; past 0 it asks
+/// the kernel whether another process holds the lock, which it drops when a process dies. A new
+/// watcher, after announcing itself, waits for the write in progress (by beginning and ending a
+/// write transaction) before it reads its first snapshot, so every commit after that snapshot
+/// finds it and is logged.
 final class ChangeWatch: Sendable {
     /// The lock file's byte that watchers lock: beyond any process ID LMDB locks.
     static let watchedByte: off_t = 1 << 40
 
     private let descriptor: Int32
+    /// The count of watching processes, or `nil` when this process cannot map it: then its
+    /// writers ask the lock every time and its watchers cannot be seen by other processes.
+    private let announcements: WatchAnnouncements?
     private let localWatchers = Atomic<Int>(0)
-    /// Whether this process holds the lock (taken by its first watcher), under the mutex.
+    /// Whether this process holds the lock and is counted (done by its first watcher), under the mutex.
     private let lockHeld = Lock(false)
 
-    init(lockFilePath: String) {
-        descriptor = open(lockFilePath, O_RDONLY | O_CLOEXEC)
+    init(storePath: String, options: EnvironmentOptions) {
+        descriptor = open(storePath + "-lock", O_RDONLY | O_CLOEXEC)
+        announcements = WatchAnnouncements(storePath: storePath, mode: options.fileMode, create: !options.readOnly)
     }
 
-    /// Closes the descriptor: call only after LMDB closed the environment, because closing any
-    /// descriptor of a file drops every `fcntl` lock this process holds on it, LMDB's too.
+    /// Closes the descriptor and the count: call only after LMDB closed the environment, because
+    /// closing any descriptor of a file drops every `fcntl` lock this process holds on it, LMDB's too.
     func close() {
         if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        announcements?.close()
     }
 
     /// Whether a commit now must log its changes.
     var isWatched: Bool {
+        // This process's count is in the file only while it has watchers (``stop()`` takes it out first).
         if localWatchers.load(ordering: .acquiring) > 0 { return true }
         // Without the lock file no one can announce themselves: log, to be safe.
         guard descriptor >= 0 else { return true }
-        var probe = Self.lock(F_WRLCK)
-        guard fcntl(descriptor, F_GETLK, &probe) == 0 else { return true }
-        return probe.l_type != Int16(F_UNLCK)
+        guard let announcements else { return isLockedElsewhere }
+        let announced = announcements.count
+        if announced == 0 { return false }
+        if isLockedElsewhere { return true }
+        // A watcher of this process that started since counted itself after the first check.
+        if localWatchers.load(ordering: .acquiring) > 0 { return true }
+        announcements.forget(announced)
+        return false
     }
 
     /// Announces a watcher in this process.
     ///
-    /// - Returns: whether other processes can see it (the lock was taken); when not, their
-    ///   commits may go unlogged, and the watcher must not trust the log.
+    /// - Returns: whether other processes can see it (the lock was taken and counted); when
+    ///   not, their commits may go unlogged, and the watcher must not trust the log.
     func start() -> Bool {
         lockHeld.withLock { held in
             let wasWatched = localWatchers.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue > 0
-            guard descriptor >= 0 else { return false }
+            guard descriptor >= 0, let announcements else { return false }
             if !wasWatched {
                 var lock = Self.lock(F_RDLCK)
                 held = fcntl(descriptor, F_SETLK, &lock) == 0
+                // Counted only while locked, so a count left by a process that died is seen as such.
+                if held { announcements.announce(1) }
             }
             // A later watcher is visible only if the first one's lock was taken.
             return held
@@ -65,12 +80,23 @@ final class ChangeWatch: Sendable {
     /// Withdraws a watcher started by ``start()``.
     func stop() {
         lockHeld.withLock { held in
-            let remaining = localWatchers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue
-            guard remaining == 0, held else { return }
-            var lock = Self.lock(F_UNLCK)
-            _ = fcntl(descriptor, F_SETLK, &lock)
-            held = false
+            // The count and the lock go before this process stops counting as watching, so a
+            // write here never takes this process's own count for one left by a dead process.
+            if localWatchers.load(ordering: .acquiring) == 1, held {
+                announcements?.announce(-1)
+                var lock = Self.lock(F_UNLCK)
+                _ = fcntl(descriptor, F_SETLK, &lock)
+                held = false
+            }
+            localWatchers.wrappingSubtract(1, ordering: .acquiringAndReleasing)
         }
+    }
+
+    /// Whether another process holds the watch lock (the kernel's answer; a system call).
+    private var isLockedElsewhere: Bool {
+        var probe = Self.lock(F_WRLCK)
+        guard fcntl(descriptor, F_GETLK, &probe) == 0 else { return true }
+        return probe.l_type != Int16(F_UNLCK)
     }
 
     private static func lock(_ type: Int32) -> flock {

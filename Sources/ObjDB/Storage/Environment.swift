@@ -127,7 +127,7 @@ package final class Environment: @unchecked Sendable {
             throw error
         }
         pointer = env
-        changeWatch = ChangeWatch(lockFilePath: path + "-lock")
+        changeWatch = ChangeWatch(storePath: path, options: options)
     }
 
     deinit {
