@@ -20,7 +20,7 @@ final class StoreCatalog: Sendable {
     let changeLog: DatabaseHandle?
     /// Where calls that cannot throw report the faults they meet.
     let faults: FaultReporter
-    private let bindingsByClass: [ObjectIdentifier: TypeBinding]
+    private let bindingsByClass: BindingsByClass
     /// The query shapes that compiled in this schema.
     let compiledQueryShapes = CompiledShapes()
 
@@ -54,12 +54,12 @@ final class StoreCatalog: Sendable {
             if let known { byClass[ObjectIdentifier(known.swiftType)] = binding }
         }
         self.bindings = bindings
-        self.bindingsByClass = byClass
+        self.bindingsByClass = BindingsByClass(byClass)
     }
 
     /// The binding of class `type`, or an error naming it.
     func binding(for type: ObjectBase.Type) throws -> TypeBinding {
-        guard let binding = bindingsByClass[ObjectIdentifier(type)] else {
+        guard let binding = bindingsByClass[type] else {
             throw ObjDBError.unknownType(DiscoveredType.name(of: type))
         }
         return binding
@@ -67,7 +67,7 @@ final class StoreCatalog: Sendable {
 
     /// The binding of class `type`, if the store was opened with it.
     func knownBinding(for type: ObjectBase.Type) -> TypeBinding? {
-        bindingsByClass[ObjectIdentifier(type)]
+        bindingsByClass[type]
     }
 
     /// The binding of the type named `name`, or an error naming it.
