@@ -49,8 +49,8 @@ final class ChangeWatch: Sendable {
         // Without the lock file no one can announce themselves: log, to be safe.
         guard descriptor >= 0 else { return true }
         guard let announcements else { return isLockedElsewhere }
-        let announced = announcements.count
-        if announced == 0 { return false }
+        let announced = announcements.read()
+        if announced.count == 0 { return false }
         if isLockedElsewhere { return true }
         // A watcher of this process that started since counted itself after the first check.
         if localWatchers.load(ordering: .acquiring) > 0 { return true }
@@ -70,7 +70,7 @@ final class ChangeWatch: Sendable {
                 var lock = Self.lock(F_RDLCK)
                 held = fcntl(descriptor, F_SETLK, &lock) == 0
                 // Counted only while locked, so a count left by a process that died is seen as such.
-                if held { announcements.announce(1) }
+                if held { announcements.announce() }
             }
             // A later watcher is visible only if the first one's lock was taken.
             return held
@@ -83,7 +83,7 @@ final class ChangeWatch: Sendable {
             // The count and the lock go before this process stops counting as watching, so a
             // write here never takes this process's own count for one left by a dead process.
             if localWatchers.load(ordering: .acquiring) == 1, held {
-                announcements?.announce(-1)
+                announcements?.withdraw()
                 var lock = Self.lock(F_UNLCK)
                 _ = fcntl(descriptor, F_SETLK, &lock)
                 held = false

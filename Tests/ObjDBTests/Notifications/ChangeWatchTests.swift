@@ -30,6 +30,10 @@ struct ChangeWatchTests {
         #expect(try announcedWatchers() == 1)
         try database.write { try $0.create(Counter.self, value: ["id": 1]) }
         #expect(try lastCommitIsLogged(database))
+        // The live watcher's count stays, and keeps every later commit logged.
+        #expect(try announcedWatchers() == 1)
+        try database.write { try $0.create(Counter.self, value: ["id": 2]) }
+        #expect(try lastCommitIsLogged(database))
     }
 
     @Test func aWatcherThatDiedIsForgottenByTheNextWrite() throws {
@@ -60,14 +64,47 @@ struct ChangeWatchTests {
         #expect(try lastCommitIsLogged(database))
     }
 
-    @Test func aReadOnlyOpenCreatesNoWatchFile() throws {
-        let path = directory.store("plain.objdb")
-        try makeForeignLMDBFile(at: path, databases: ["things"])
-        try? FileManager.default.removeItem(atPath: path + "-watch")
-        var configuration = Configuration(path: path)
+    @Test func aStartingWatcherLeavesTheCountPastZeroWhateverTheFileHeld() throws {
+        let database = try store()
+        try setAnnouncedWatchers(-1)
+        #expect(try database.environment.startWatchingChanges())
+        defer { database.environment.stopWatchingChanges() }
+        #expect(try announcedWatchers() == 1)
+    }
+
+    @Test func aResetFailsAfterOneWatcherStoppedAndAnotherStarted() throws {
+        _ = try store()
+        let announcements = try #require(WatchAnnouncements(storePath: directory.store(), mode: 0o600, create: false))
+        defer { announcements.close() }
+        announcements.announce()
+        // A writer reads the count of one watcher; that one stops, another starts: the count is 1 again.
+        let reading = announcements.read()
+        announcements.withdraw()
+        announcements.announce()
+        announcements.forget(reading)
+        #expect(announcements.read().count == 1)
+    }
+
+    @Test func aReadOnlyOpenWithoutTheWatchFileCreatesNoneAndWatchesUnseen() throws {
+        _ = try store()
+        try FileManager.default.removeItem(atPath: watchFile)
+        var configuration = Configuration(path: directory.store())
         configuration.readOnly = true
-        _ = try? Database(configuration: configuration)
-        #expect(!FileManager.default.fileExists(atPath: path + "-watch"))
+        let database = try Database(configuration: configuration)
+        #expect(!FileManager.default.fileExists(atPath: watchFile))
+        #expect(try !database.environment.startWatchingChanges())
+        database.environment.stopWatchingChanges()
+    }
+
+    @Test func aWatchFileLinkedToAnotherFileIsLeftAlone() throws {
+        let other = directory.store("other")
+        let contents = Data(repeating: 0xAB, count: 64)
+        #expect(FileManager.default.createFile(atPath: other, contents: contents))
+        try FileManager.default.linkItem(atPath: other, toPath: watchFile)
+        let database = try store()
+        #expect(try !database.environment.startWatchingChanges())
+        database.environment.stopWatchingChanges()
+        #expect(FileManager.default.contents(atPath: other) == contents)
     }
 
     // MARK: - Helpers
@@ -77,13 +114,13 @@ struct ChangeWatchTests {
 
     private var watchFile: String { directory.store() + "-watch" }
 
-    /// The count of watching processes the store's watch file holds.
-    private func announcedWatchers() throws -> Int64 {
+    /// The count of watching processes the store's watch file holds (the low half of its word).
+    private func announcedWatchers() throws -> Int32 {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: watchFile))
-        return bytes.prefix(8).withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
+        return Int32(truncatingIfNeeded: bytes.prefix(8).withUnsafeBytes { $0.loadUnaligned(as: Int64.self) })
     }
 
-    /// Writes `count` into the watch file, as a process that died counted would leave it.
+    /// Writes `count` into the watch file's word, as a process that died counted, or damage, would leave it.
     private func setAnnouncedWatchers(_ count: Int64) throws {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: watchFile))
         defer { try? handle.close() }
