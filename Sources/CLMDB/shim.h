@@ -16,9 +16,6 @@ static inline void objdb_prefetch(const void *start, size_t size) {
 static inline int64_t objdb_shared_load(const int64_t *counter) {
     return __atomic_load_n(counter, __ATOMIC_SEQ_CST);
 }
-static inline int64_t objdb_shared_add(int64_t *counter, int64_t delta) {
-    return __atomic_add_fetch(counter, delta, __ATOMIC_SEQ_CST);
-}
 /// Sets `*counter` to `desired` if it still holds `expected`; returns whether it did.
 static inline int objdb_shared_replace(int64_t *counter, int64_t expected, int64_t desired) {
     return __atomic_compare_exchange_n(counter, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);

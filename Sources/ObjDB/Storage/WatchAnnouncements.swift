@@ -57,12 +57,14 @@ struct WatchAnnouncements: Sendable {
     /// The word now.
     func read() -> Reading { Reading(word: objdb_shared_load(counter)) }
 
-    /// Counts this process's watcher. A count found below 0 (a damaged file) counts from 0, so
-    /// a started watcher always leaves the count past 0.
+    /// Counts this process's watcher. A count found below 0 (a damaged file) counts from 0, and
+    /// one at `Int32.max` stays there (only a reset clears it), so a started watcher always
+    /// leaves the count past 0.
     func announce() {
         var current = objdb_shared_load(counter)
         while true {
-            let count = Int64(max(Int32(truncatingIfNeeded: current), 0)) + 1
+            let found = max(Int32(truncatingIfNeeded: current), 0)
+            let count = Int64(found == .max ? found : found + 1)
             let started = (current >> 32) &+ 1
             let next = (started << 32) | count
             if objdb_shared_replace(counter, current, next) != 0 { return }
@@ -70,12 +72,13 @@ struct WatchAnnouncements: Sendable {
         }
     }
 
-    /// Takes this process's watcher out of the count (never below 0).
+    /// Takes this process's watcher out of the count: never below 0, and never from `Int32.max`,
+    /// where the count no longer says how many watch.
     func withdraw() {
         var current = objdb_shared_load(counter)
         while true {
             let count = Int32(truncatingIfNeeded: current)
-            guard count > 0 else { return }
+            guard count > 0, count != .max else { return }
             if objdb_shared_replace(counter, current, current - 1) != 0 { return }
             current = objdb_shared_load(counter)
         }

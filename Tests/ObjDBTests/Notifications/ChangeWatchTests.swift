@@ -46,7 +46,7 @@ struct ChangeWatchTests {
         #expect(try announcedWatchers() == 0)
     }
 
-    @Test(arguments: [3, -2, Int64.min])
+    @Test(arguments: [3, -2, Int64(Int32.max), Int64.min | 1])
     func aCountNoLockBacksIsForgotten(count: Int64) throws {
         let database = try store()
         try setAnnouncedWatchers(count)
@@ -70,6 +70,17 @@ struct ChangeWatchTests {
         #expect(try database.environment.startWatchingChanges())
         defer { database.environment.stopWatchingChanges() }
         #expect(try announcedWatchers() == 1)
+    }
+
+    @Test func aCountAtItsLargestStaysThereUntilAResetClearsIt() throws {
+        let database = try store()
+        try setAnnouncedWatchers(Int64(Int32.max))
+        #expect(try database.environment.startWatchingChanges())
+        #expect(try announcedWatchers() == .max)
+        database.environment.stopWatchingChanges()
+        #expect(try announcedWatchers() == .max)
+        try database.write { try $0.create(Counter.self, value: ["id": 1]) }
+        #expect(try announcedWatchers() == 0)
     }
 
     @Test func aResetFailsAfterOneWatcherStoppedAndAnotherStarted() throws {
