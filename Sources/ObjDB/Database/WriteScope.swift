@@ -46,9 +46,10 @@ package final class WriteScope: ObjectWriter {
     /// through the write transaction until the write ends.
     init(database: Database, snapshot: Snapshot) throws {
         precondition(!snapshot.isFrozen, "A frozen view cannot write: frozen views, objects and results never change.")
+        let environment = database.catalog.environment
         // LMDB's write lock is not reentrant: waiting for it here would wait forever.
         precondition(
-            !snapshot.isWriting && !WritingThread.isWriting(database.catalog.environment),
+            !snapshot.isWriting && !WritingThread.isWriting(environment),
             "A write to \(database.configuration.path) began inside another write on the same thread; "
                 + "do the work in the first one (check Database.isInWriteTransaction).")
         self.database = database
@@ -56,7 +57,6 @@ package final class WriteScope: ObjectWriter {
         self.ownsTransaction = true
         // The read snapshot ends first: map growth waits for this process's readers.
         snapshot.refresh()
-        let environment = database.catalog.environment
         let transaction = try environment.beginWrite()
         snapshot.beginWriting(transaction)
         snapshot.writer = self

@@ -39,6 +39,8 @@ package final class Environment: @unchecked Sendable {
     /// Whether anyone watches the store's changes (so writes log them).
     let changeWatch: ChangeWatch
     let databases = Lock<[String: DatabaseHandle]>([:])
+    /// The ID of the thread that holds the write transaction, 0 when none does (``WritingThread``).
+    let writingThread = Atomic<UInt>(0)
 
     /// Opens the store at `path`, or returns the environment this process already has open for it.
     ///
