@@ -43,7 +43,14 @@ final class ObjectAccessor {
 
     /// Points the accessor at `objectKey`, copying its table key into the key array it already has.
     func repoint(copying keyBytes: UnsafeRawBufferPointer, objectKey: ObjectKey) {
-        key.replaceSubrange(key.startIndex..<key.endIndex, with: keyBytes)
+        // Keys of one type are mostly one length: then a copy over the old bytes, which the
+        // generic `replaceSubrange` (4% of W5's samples) did element by element.
+        if key.count == keyBytes.count, let source = keyBytes.baseAddress {
+            key.withUnsafeMutableBytes { $0.baseAddress?.copyMemory(from: source, byteCount: keyBytes.count) }
+        } else {
+            key.removeAll(keepingCapacity: true)
+            key.append(contentsOf: keyBytes)
+        }
         repoint(objectKey: objectKey)
     }
 
