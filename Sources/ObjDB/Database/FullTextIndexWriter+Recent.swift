@@ -29,7 +29,7 @@ extension FullTextIndexWriter {
     /// Puts the object `key`'s recent entry; its size.
     func putRecent(key: [UInt8], tokens: DocumentTokens) throws -> Int {
         let recentKey = PostingCodec.recentKey(key)
-        let value = PostingCodec.encodeRecent(length: tokens.length, tokens: tokens.tokens, positions: tokens.positions)
+        let value = PostingCodec.encodeRecent(tokens)
         try recentKey.withUnsafeBytes { key in
             try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: index) }
         }

@@ -1,36 +1,10 @@
-/// The tokens of one value, as a full-text index stores them: each distinct token with its
-/// positions, sorted by token, and the value's token count.
-struct DocumentTokens {
-    /// The distinct tokens, sorted bytewise.
-    private(set) var tokens: [[UInt8]] = []
-    /// Each token's positions, ascending.
-    private(set) var positions: [[Int]] = []
-    /// How many tokens the value has (its length for ranking).
-    private(set) var length = 0
-
-    /// The tokens of `text` (UTF-8).
-    init(_ text: UnsafeRawBufferPointer) {
-        var found: [[UInt8]: [Int]] = [:]
-        TextTokenizer.forEachToken(in: text) { token, position, _ in
-            found[Array(token), default: []].append(position)
-            length += 1
-        }
-        tokens = found.keys.sorted { left, right in
-            left.withUnsafeBytes { left in right.withUnsafeBytes { PostingCodec.compare(left, $0) < 0 } }
-        }
-        positions = tokens.map { found[$0]! }
-    }
-
-    init() {}
-
+extension DocumentTokens {
     /// The tokens of a string value (`nil`: a `nil` value, which the index does not hold).
     init?(_ value: StoredValue?) {
         guard case .string(let text)? = value else { return nil }
         var copy = text
         self = copy.withUTF8 { DocumentTokens(UnsafeRawBufferPointer($0)) }
     }
-
-    var count: Int { tokens.count }
 }
 
 /// One full-text index in one write transaction: finds, rewrites and splits the chunks that hold
@@ -39,9 +13,11 @@ struct FullTextIndexWriter {
     let transaction: Transaction
     let index: DatabaseHandle
     let kind: PostingCodec.KeyKind
-    /// The store's path and the index's name, for errors.
+    /// The store's path, the type and the property, for errors (named only when one is thrown:
+    /// a string built per write showed in the profile of single writes).
     let path: String
-    let name: String
+    let typeName: String
+    let propertyName: String
 
     /// Chunks are split when their value passes this many bytes: LMDB moves a value larger than
     /// about half a page to overflow pages of its own.
@@ -171,7 +147,7 @@ struct FullTextIndexWriter {
 
     func damaged(_ token: [UInt8]) -> ObjDBError {
         .corruptRecord(
-            path: path, type: name,
+            path: path, type: "full-text index \(typeName).\(propertyName)",
             reason: token.isEmpty
                 ? "the full-text statistics do not decode"
                 : "the postings of '\(String(decoding: token, as: UTF8.self))' do not decode")

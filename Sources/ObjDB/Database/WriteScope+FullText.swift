@@ -7,7 +7,7 @@ extension WriteScope {
         return FullTextIndexWriter(
             transaction: try writeTransaction("full-text index"), index: index,
             kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type), path: catalog.path,
-            name: "full-text index \(binding.schema.name).\(property.schema.name)")
+            typeName: binding.schema.name, propertyName: property.schema.name)
     }
 
     /// Moves the object `key`'s postings from the tokens of `before` to those of `after` (`nil`:
@@ -70,23 +70,23 @@ extension WriteScope {
             } else if newIndex == newTokens.count {
                 order = -1
             } else {
-                order = oldTokens.tokens[oldIndex].withUnsafeBytes { left in
-                    newTokens.tokens[newIndex].withUnsafeBytes { PostingCodec.compare(left, $0) }
+                order = oldTokens.token(at: oldIndex).withUnsafeBytes { left in
+                    newTokens.token(at: newIndex).withUnsafeBytes { PostingCodec.compare(left, $0) }
                 }
             }
             if order < 0 {
-                try writer.remove(token: oldTokens.tokens[oldIndex], key: key)
+                try writer.remove(token: Array(oldTokens.token(at: oldIndex)), key: key)
                 oldIndex += 1
             } else if order > 0 {
                 try writer.put(
-                    token: newTokens.tokens[newIndex], key: key, length: newTokens.length,
-                    positions: newTokens.positions[newIndex])
+                    token: Array(newTokens.token(at: newIndex)), key: key, length: newTokens.length,
+                    positions: Array(newTokens.positions(at: newIndex)))
                 newIndex += 1
             } else {
-                if !sameLength || oldTokens.positions[oldIndex] != newTokens.positions[newIndex] {
+                if !sameLength || oldTokens.positions(at: oldIndex) != newTokens.positions(at: newIndex) {
                     try writer.put(
-                        token: newTokens.tokens[newIndex], key: key, length: newTokens.length,
-                        positions: newTokens.positions[newIndex])
+                        token: Array(newTokens.token(at: newIndex)), key: key, length: newTokens.length,
+                        positions: Array(newTokens.positions(at: newIndex)))
                 }
                 oldIndex += 1
                 newIndex += 1
@@ -151,8 +151,9 @@ struct FullTextIndexBuilder {
         let document = DocumentTokens(text)
         documents += 1
         tokens += document.length
-        for (token, positions) in zip(document.tokens, document.positions) {
-            postings[token, default: []].withAppended { stream in
+        for index in 0..<document.count {
+            let positions = document.positions(at: index)
+            postings[Array(document.token(at: index)), default: []].withAppended { stream in
                 VarUInt.append(key.count, to: &stream)
                 stream.append(contentsOf: key)
                 VarUInt.append(document.length, to: &stream)

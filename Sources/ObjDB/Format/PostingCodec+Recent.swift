@@ -27,17 +27,19 @@ extension PostingCodec {
 
     /// The value of a recent entry: the object's token count, and its distinct tokens (sorted
     /// bytewise) with their positions.
-    static func encodeRecent(length: Int, tokens: [[UInt8]], positions: [[Int]]) -> [UInt8] {
+    static func encodeRecent(_ document: DocumentTokens) -> [UInt8] {
         var bytes: [UInt8] = [recentPrefix]
-        VarUInt.append(length, to: &bytes)
-        VarUInt.append(tokens.count, to: &bytes)
-        for (token, places) in zip(tokens, positions) {
+        VarUInt.append(document.length, to: &bytes)
+        VarUInt.append(document.count, to: &bytes)
+        for index in 0..<document.count {
+            let token = document.token(at: index)
+            let places = document.positions(at: index)
             VarUInt.append(token.count, to: &bytes)
             bytes += token
             VarUInt.append(places.count, to: &bytes)
             var previous = 0
-            for (index, position) in places.enumerated() {
-                VarUInt.append(index == 0 ? position : position - previous, to: &bytes)
+            for position in places {
+                VarUInt.append(position - previous, to: &bytes)
                 previous = position
             }
         }

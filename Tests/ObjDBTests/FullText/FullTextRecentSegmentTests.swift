@@ -111,7 +111,7 @@ struct FullTextRecentSegmentTests {
         let index = try #require(binding["text"]?.index)
         // An entry for an object whose value does not hold its token, and statistics that miss it.
         try db.catalog.environment.write { transaction in
-            let value = PostingCodec.encodeRecent(length: 1, tokens: [Array("zebra".utf8)], positions: [[0]])
+            let value = Array("zebra".utf8).withUnsafeBytes { PostingCodec.encodeRecent(DocumentTokens($0)) }
             try PostingCodec.recentKey([0x30]).withUnsafeBytes { key in
                 try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: index) }
             }
