@@ -33,7 +33,10 @@ struct RecordSize: FieldSink {
     /// The bytes of the fields so far.
     private(set) var dataSize = 0
     private var hasGaps = false
-    private var nextSlot = 0
+    /// The slot after the last one written.
+    private(set) var nextSlot = 0
+    /// Whether some slot was written as `nil`.
+    private(set) var holdsNull = false
 
     init(slotCount: Int) {
         precondition(slotCount >= 0, "a record has no fewer than zero slots")
@@ -51,6 +54,7 @@ struct RecordSize: FieldSink {
     mutating func setNull(_ slot: Int) {
         beginField(slot)
         hasGaps = true
+        holdsNull = true
     }
 
     /// Adds `count` bytes to the field begun last.
@@ -138,6 +142,23 @@ struct RecordEncoder: FieldSink {
     @inline(__always)
     mutating func appendInPlace(_ count: Int, _ fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
         try sink.appendInPlace(count, fill)
+    }
+
+    /// An encoder of one field's bytes only, into `buffer` (exactly their length), for a record
+    /// patched in place (``RecordEdit``): the field must be `slot`'s, and not `nil`.
+    init(into buffer: UnsafeMutableRawBufferPointer, fieldOf slot: Int) {
+        slotCount = slot + 1
+        offsetWidth = 0
+        statesStart = 0
+        endsStart = 0
+        dataStart = 0
+        nextSlot = slot
+        sink = BufferSink(buffer, at: 0)
+    }
+
+    /// Checks that the one field of ``init(into:fieldOf:)`` filled its buffer.
+    func finishField() {
+        precondition(sink.position == sink.buffer.count, "the field's length differs from the one measured")
     }
 
     /// Marks the slots not written as absent, and checks that the record is complete.

@@ -36,6 +36,39 @@ struct RecordEditTests {
         }
     }
 
+    @Test func aValueAsLongAsTheOldOneChangesOnlyItsBytes() throws {
+        let type = ObjectSchema(
+            name: "T",
+            properties: [
+                PropertySchema(id: 0, name: "count", type: .int), PropertySchema(id: 1, name: "name", type: .string),
+                PropertySchema(id: 2, name: "score", type: .double),
+            ])
+        let codec = TypeCodec(type: type, schema: SchemaIndex(Schema(version: 0, types: [type])))
+        let old = try codec.encode([.int(100), .string("abc"), .double(1.5)])
+        try old.withUnsafeBytes { bytes in
+            let reader = try #require(RecordReader(validating: bytes))
+            for (slot, value, expected) in [
+                (0, StoredValue.int(101), [StoredValue.int(101), .string("abc"), .double(1.5)]),
+                (1, .string("xyz"), [.int(100), .string("xyz"), .double(1.5)]),
+                (2, .double(3.5), [.int(100), .string("abc"), .double(3.5)]),
+            ] {
+                let values = ValueCodec(schema: codec.schema)
+                let edit = try RecordEdit(reader, slot: slot) {
+                    try values.encodeField(value, of: type.properties[slot], in: "T", into: &$0)
+                }
+                #expect(edit.byteCount == old.count, "slot \(slot)")
+                var edited = [UInt8](repeating: 0, count: edit.byteCount)
+                try edited.withUnsafeMutableBytes { buffer in
+                    try edit.write(into: buffer) {
+                        try values.encodeField(value, of: type.properties[slot], in: "T", into: &$0)
+                    }
+                }
+                #expect(edited == (try codec.encode(expected)))
+                #expect(zip(edited, old).filter { $0 != $1 }.count <= 8, "only the field's bytes change")
+            }
+        }
+    }
+
     @Test func anIntegerThatGrowsMovesTheFieldsAfterIt() throws {
         let type = ObjectSchema(
             name: "T",
