@@ -62,6 +62,22 @@ struct WriteTransactionTests {
         #expect(found == 1)
     }
 
+    @Test func assigningTheStoredValueWritesNothing() throws {
+        let db = try makeDatabase(directory)
+        try db.write { try $0.add(makeTweet(1, "same")) }
+        let version = try db.view().version
+        try db.write { transaction in
+            let tweet = try #require(transaction.object(ofType: Tweet.self, forPrimaryKey: 1))
+            tweet.text = "same"
+            tweet.retweetCount = 0
+        }
+        #expect(try db.view().version == version)
+        // A value as long as the stored one is still a change.
+        try db.write { $0.object(ofType: Tweet.self, forPrimaryKey: 1)!.text = "sane" }
+        #expect(try db.view().version > version)
+        #expect(try db.view().object(ofType: Tweet.self, forPrimaryKey: 1)?.text == "sane")
+    }
+
     @Test func explicitBeginCommitAndCancel() throws {
         let db = try makeDatabase(directory)
         let cancelled = try db.beginWrite()
