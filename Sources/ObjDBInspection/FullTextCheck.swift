@@ -14,7 +14,8 @@ struct FullTextCheck {
 
     /// Every problem found, one sentence each.
     func problems() throws -> [String] {
-        guard let index = property.index, let table = binding.table else { return [] }
+        guard let index = property.index, let segmentPlace = property.fullTextSegment, let table = binding.table
+        else { return [] }
         let label = "full-text index \(binding.schema.name).\(property.schema.name)"
         let kind = FullTextExpectedIndex.keyKind(of: binding)
         var expected = FullTextExpectedIndex(of: property, in: binding)
@@ -35,9 +36,21 @@ struct FullTextCheck {
         // The recent segment: each object's postings, gathered per token (in table-key order).
         var recent: [[UInt8]: PostingCodec.Chunk] = [:]
         var recentBytes = 0
-        let segment = try transaction.cursor(index)
-        var recentEntry = try [PostingCodec.recentPrefix].withUnsafeBytes { try segment.seek(atLeast: $0) }
-        while let current = recentEntry, PostingCodec.isRecentKey(current.key) {
+        let segmentInChunks = segmentPlace.isInChunks(of: index)
+        let segment = try transaction.cursor(segmentPlace.database)
+        // In its own database the segment is the whole database; in the chunks', one key range.
+        var recentEntry =
+            segmentInChunks
+            ? try [PostingCodec.recentPrefix].withUnsafeBytes { try segment.seek(atLeast: $0) } : try segment.first()
+        while let current = recentEntry {
+            guard PostingCodec.isRecentKey(current.key) else {
+                if segmentInChunks { break }
+                if !current.key.elementsEqual(segmentPlace.statisticsKey) {
+                    problem("the recent segment holds an entry that is neither a recent entry nor the statistics")
+                }
+                recentEntry = try segment.next()
+                continue
+            }
             recentBytes += current.value.count
             let key = Array(current.key.dropFirst())
             if let entry = PostingCodec.RecentEntry(current.value), let tokens = entry.decoded() {
@@ -50,7 +63,9 @@ struct FullTextCheck {
             }
             recentEntry = try segment.next()
         }
-        let storedStatistics = try PostingCodec.statisticsKey.withUnsafeBytes { try transaction.get($0, in: index) }
+        let storedStatistics = try segmentPlace.statisticsKey.withUnsafeBytes {
+            try transaction.get($0, in: segmentPlace.database)
+        }
         if let storedStatistics {
             let statistics = PostingCodec.decodeFullStatistics(storedStatistics)
             if statistics?.documents != expected.documents || statistics?.tokens != expected.tokens {
@@ -117,7 +132,9 @@ struct FullTextCheck {
         var entry = try cursor.first()
         while let current = entry {
             defer { entry = try? cursor.next() }
-            if current.key.elementsEqual(PostingCodec.statisticsKey) || PostingCodec.isRecentKey(current.key) {
+            if segmentInChunks,
+                current.key.elementsEqual(PostingCodec.statisticsKey) || PostingCodec.isRecentKey(current.key)
+            {
                 continue
             }
             guard let (token, firstKey) = PostingCodec.splitEntryKey(current.key) else {

@@ -17,7 +17,7 @@ struct InspectInfoTests {
         let store = try makeDemoStore()
         let result = try run("objdb-inspect", [store, "info"])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("Format version:     3"))
+        #expect(result.output.contains("Format version:     4"))
         #expect(result.output.contains("Map size:"))
         #expect(result.output.contains("Readers:            0 open"))
         let rows = result.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }

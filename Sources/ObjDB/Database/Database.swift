@@ -86,8 +86,12 @@ public final class Database: Sendable, SnapshotOwner {
             self.configuration = configuration
             self.catalog = StoreCatalog(
                 environment: environment, path: configuration.path, schema: plan.schema, discovered: discovered,
-                handles: try plan.openDatabases(in: transaction),
+                handles: try plan.openDatabases(
+                    in: transaction, segmentsApart: format >= 4 || !configuration.readOnly),
                 faults: FaultReporter(handler: configuration.faultHandler))
+            if !configuration.readOnly, format < StoreFormat.version {
+                try FullTextIndexWriter.moveSegmentsOutOfChunks(of: catalog, in: transaction)
+            }
             if let migration = plan.migration {
                 try migration.run(on: self, transaction: transaction)
                 // The migration may have rewritten any record: older observers compare whole results.

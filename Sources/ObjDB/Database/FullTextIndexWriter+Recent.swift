@@ -1,11 +1,12 @@
-/// The recent segment (``PostingCodec/recentKey(_:)``): a write of an object that holds no
-/// postings in the chunks puts one entry next to the statistics; when the segment passes its
+/// The recent segment (``PostingCodec/recentKey(_:)``) and the statistics, in the index's
+/// ``FullTextSegment``: a write of an object that holds no postings in the chunks puts one entry
+/// next to the statistics; when the segment passes its
 /// limit, the write that did it folds every entry into the chunks, token by token, one chunk
 /// rewrite per token and chunk instead of one per posting.
 extension FullTextIndexWriter {
     /// The statistics entry, with the recent segment's size in bytes.
     func fullStatistics() throws -> (documents: Int, tokens: Int, recentBytes: Int) {
-        let stored = try PostingCodec.statisticsKey.withUnsafeBytes { try transaction.get($0, in: index) }
+        let stored = try segment.statisticsKey.withUnsafeBytes { try transaction.get($0, in: segment.database) }
         guard let stored else { return (0, 0, 0) }
         guard let statistics = PostingCodec.decodeFullStatistics(stored) else { throw damaged([]) }
         return statistics
@@ -15,15 +16,15 @@ extension FullTextIndexWriter {
     func writeStatistics(documents: Int, tokens: Int, recentBytes: Int) throws {
         let value = PostingCodec.encodeStatistics(
             documents: Swift.max(0, documents), tokens: Swift.max(0, tokens), recentBytes: Swift.max(0, recentBytes))
-        try PostingCodec.statisticsKey.withUnsafeBytes { key in
-            try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: index) }
+        try segment.statisticsKey.withUnsafeBytes { key in
+            try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: segment.database) }
         }
     }
 
     /// The size of the object `key`'s recent entry, if it has one.
     func recentEntrySize(of key: [UInt8]) throws -> Int? {
         let recentKey = PostingCodec.recentKey(key)
-        return try recentKey.withUnsafeBytes { try transaction.get($0, in: index)?.count }
+        return try recentKey.withUnsafeBytes { try transaction.get($0, in: segment.database)?.count }
     }
 
     /// Puts the object `key`'s recent entry; its size.
@@ -31,14 +32,56 @@ extension FullTextIndexWriter {
         let recentKey = PostingCodec.recentKey(key)
         let value = PostingCodec.encodeRecent(tokens)
         try recentKey.withUnsafeBytes { key in
-            try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: index) }
+            try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: segment.database) }
         }
         return value.count
     }
 
     /// Removes the object `key`'s recent entry.
     func removeRecent(key: [UInt8]) throws {
-        _ = try PostingCodec.recentKey(key).withUnsafeBytes { try transaction.delete($0, in: index) }
+        _ = try PostingCodec.recentKey(key).withUnsafeBytes { try transaction.delete($0, in: segment.database) }
+    }
+
+    /// Moves every full-text index's statistics and recent entries out of its chunks' database,
+    /// in a store of format 2 or 3 (``moveSegmentOutOfChunks()``).
+    static func moveSegmentsOutOfChunks(of catalog: StoreCatalog, in transaction: Transaction) throws {
+        for binding in catalog.bindings.values {
+            for property in binding.indexedProperties {
+                guard let index = property.index, let segment = property.fullTextSegment else { continue }
+                let writer = FullTextIndexWriter(
+                    transaction: transaction, index: index, segment: segment,
+                    kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type), path: catalog.path,
+                    typeName: binding.schema.name, propertyName: property.schema.name)
+                try writer.moveSegmentOutOfChunks()
+            }
+        }
+    }
+
+    /// Moves a store of format 2 or 3's statistics and recent entries from the chunks' database
+    /// into the segment's own, empty, database (an open that may write does it, before anything
+    /// reads them).
+    func moveSegmentOutOfChunks() throws {
+        guard !segment.isInChunks(of: index) else { return }
+        var moved: [(key: [UInt8], value: [UInt8])] = []
+        let cursor = try transaction.cursor(index)
+        var entry = try PostingCodec.statisticsKey.withUnsafeBytes { try cursor.seek(atLeast: $0) }
+        while let current = entry {
+            if current.key.elementsEqual(PostingCodec.statisticsKey) {
+                moved.append((segment.statisticsKey, Array(current.value)))
+            } else if PostingCodec.isRecentKey(current.key) {
+                moved.append((Array(current.key), Array(current.value)))
+            } else {
+                break
+            }
+            entry = try cursor.next()
+        }
+        for (key, value) in moved {
+            let old = key == segment.statisticsKey ? PostingCodec.statisticsKey : key
+            _ = try old.withUnsafeBytes { try transaction.delete($0, in: index) }
+            try key.withUnsafeBytes { key in
+                try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: segment.database) }
+            }
+        }
     }
 
     /// Moves every recent entry's postings into the chunks and empties the segment.
@@ -46,7 +89,7 @@ extension FullTextIndexWriter {
         // Every recent posting, in the segment's (table-key) order, then stably by token.
         var postings: [(token: [UInt8], key: [UInt8], length: Int, positions: [Int])] = []
         var recentKeys: [[UInt8]] = []
-        let cursor = try transaction.cursor(index)
+        let cursor = try transaction.cursor(segment.database)
         var entry = try [PostingCodec.recentPrefix].withUnsafeBytes { try cursor.seek(atLeast: $0) }
         while let current = entry, PostingCodec.isRecentKey(current.key) {
             let key = Array(current.key.dropFirst())
@@ -79,7 +122,7 @@ extension FullTextIndexWriter {
             start = end
         }
         for key in recentKeys {
-            _ = try key.withUnsafeBytes { try transaction.delete($0, in: index) }
+            _ = try key.withUnsafeBytes { try transaction.delete($0, in: segment.database) }
         }
         let statistics = try fullStatistics()
         try writeStatistics(documents: statistics.documents, tokens: statistics.tokens, recentBytes: 0)

@@ -12,6 +12,8 @@ extension DocumentTokens {
 struct FullTextIndexWriter {
     let transaction: Transaction
     let index: DatabaseHandle
+    /// Where the statistics and the recent segment are.
+    let segment: FullTextSegment
     let kind: PostingCodec.KeyKind
     /// The store's path, the type and the property, for errors (named only when one is thrown:
     /// a string built per write showed in the profile of single writes).

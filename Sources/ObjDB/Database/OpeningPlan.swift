@@ -61,7 +61,9 @@ struct OpeningPlan {
     }
 
     /// The databases of every type, created when missing and the transaction may write.
-    func openDatabases(in transaction: Transaction) throws -> DatabaseHandles {
+    /// `segmentsApart`: whether full-text indexes keep their statistics and recent segment in a
+    /// database of their own (format 4, or an open that may write, which moves them there).
+    func openDatabases(in transaction: Transaction, segmentsApart: Bool) throws -> DatabaseHandles {
         let create: DatabaseOptions = transaction.isReadOnly ? [] : .create
         var handles = DatabaseHandles()
         handles.meta = try transaction.openDatabaseIfPresent(named: DatabaseNames.meta, options: create)
@@ -76,6 +78,11 @@ struct OpeningPlan {
                 handles.indexes[type.name, default: [:]][property.name] = try transaction.openDatabaseIfPresent(
                     named: DatabaseNames.index(type.name, propertyID: property.id, kind: property.index!),
                     options: options)
+                if property.index == .fullText, segmentsApart {
+                    handles.fullTextSegments[type.name, default: [:]][property.name] =
+                        try transaction.openDatabaseIfPresent(
+                            named: DatabaseNames.fullTextSegment(type.name, propertyID: property.id), options: create)
+                }
             }
             for ids in type.uniquenessConstraintIDs {
                 handles.compoundIndexes[type.name, default: [:]][ids] = try transaction.openDatabaseIfPresent(

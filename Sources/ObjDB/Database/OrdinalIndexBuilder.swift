@@ -72,8 +72,7 @@ struct OrdinalIndexBuilder {
 
     /// Puts the statistics and every chunk, in key order, with `MDB_APPEND`.
     func write(to writer: FullTextIndexWriter) throws {
-        let statistics = PostingCodec.encodeStatistics(documents: documents, tokens: tokens)
-        try Self.put(statistics, forKey: PostingCodec.statisticsKey, writer)
+        try writer.writeStatistics(documents: documents, tokens: tokens, recentBytes: 0)
         let order = arena.withUnsafeBytes { arena in
             (0..<streams.count).sorted { left, right in
                 PostingCodec.compare(

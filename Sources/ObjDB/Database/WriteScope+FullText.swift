@@ -3,9 +3,9 @@
 extension WriteScope {
     /// The writer of `property`'s full-text index in this transaction.
     func fullTextWriter(for property: BoundProperty, in binding: TypeBinding) throws -> FullTextIndexWriter? {
-        guard let index = property.index else { return nil }
+        guard let index = property.index, let segment = property.fullTextSegment else { return nil }
         return FullTextIndexWriter(
-            transaction: try writeTransaction("full-text index"), index: index,
+            transaction: try writeTransaction("full-text index"), index: index, segment: segment,
             kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type), path: catalog.path,
             typeName: binding.schema.name, propertyName: property.schema.name)
     }
@@ -101,6 +101,7 @@ extension WriteScope {
         guard let writer = try fullTextWriter(for: property, in: binding), let table = binding.table else { return }
         let transaction = writer.transaction
         try transaction.removeAll(in: writer.index)
+        if !writer.segment.isInChunks(of: writer.index) { try transaction.removeAll(in: writer.segment.database) }
         var builder = FullTextIndexBuilder(kind: writer.kind)
         // Integer keys (the usual case) take the interned builder: no allocation per token.
         var ordinalBuilder = writer.kind == .bytes ? nil : OrdinalIndexBuilder(kind: writer.kind)
@@ -192,11 +193,10 @@ struct FullTextIndexBuilder {
 
     /// Puts the statistics and every chunk, in key order, with `MDB_APPEND`.
     func write(to writer: FullTextIndexWriter) throws {
-        let statistics = PostingCodec.encodeStatistics(documents: documents, tokens: tokens)
-        try put(statistics, forKey: PostingCodec.statisticsKey, writer)
         for token in sortedTokens() {
             for chunk in Self.chunks(of: postings(of: token), kind: kind) { try putChunk(chunk, of: token, writer) }
         }
+        try writer.writeStatistics(documents: documents, tokens: tokens, recentBytes: 0)
     }
 
     /// `postings` cut into chunks as the index keeps them: full ones, each at most

@@ -8,4 +8,11 @@ extension DatabaseNames {
         case .fullText: return "fts.\(type).\(id)"
         }
     }
+
+    /// The database of the statistics and recent segment of the full-text index on property ID `id`
+    /// of type `type` (format 4): `fts.<Type>.<id>.recent`. Apart from the chunks, so that a write of
+    /// a new object copies one or two of its pages instead of a path through the chunks' B-tree.
+    package static func fullTextSegment(_ type: String, propertyID id: UInt16) -> String {
+        "fts.\(type).\(id).recent"
+    }
 }

@@ -6,8 +6,10 @@
 /// |---|---|
 /// | `01` table key | `01`, `VarUInt` the object's token count, `VarUInt` n, then n tokens in bytewise order, each `VarUInt` its length, its bytes, `VarUInt` tf and its tf positions (the first, then each one's distance from the one before) |
 ///
-/// A token never starts with `01`, so the segment is one key range between the statistics entry
-/// and the first chunk. An object's postings are in its segment entry or in the chunks, never both.
+/// The segment has a database of its own, `fts.<Type>.<id>.recent`, with the statistics after
+/// its entries (``segmentStatisticsKey``). A store of format 3 kept it in the chunks' database: a
+/// token never starts with `01`, so there it is one key range between the statistics entry and the
+/// first chunk. An object's postings are in its segment entry or in the chunks, never both.
 extension PostingCodec {
     /// The first byte of a recent entry's key, and the format byte of its value.
     package static let recentPrefix: UInt8 = 1

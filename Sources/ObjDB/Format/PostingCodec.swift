@@ -1,10 +1,11 @@
 import Foundation
 
-/// The bytes of a full-text index (`fts.<Type>.<id>`): per token, its postings in chunks.
+/// The bytes of a full-text index (`fts.<Type>.<id>`): per token, its postings in chunks. The
+/// statistics live in the index's segment database (`fts.<Type>.<id>.recent`, key
+/// ``segmentStatisticsKey``); a store of format 2 or 3 kept them here, under ``statisticsKey``.
 ///
 /// | Key | Value |
 /// |---|---|
-/// | `00` | the index's statistics: `VarUInt` documents (non-`nil` values), `VarUInt` tokens in all of them |
 /// | token (UTF-8, 1–128 bytes) `00` first table key | a chunk of up to 128 postings, the first one for that table key |
 ///
 /// A chunk (``encode(_:kind:)``), all integers unsigned LEB128 (``VarUInt``):
@@ -41,8 +42,11 @@ package enum PostingCodec {
     static let format: UInt8 = 1
     /// The most postings a chunk holds.
     static let maximumPostings = 128
-    /// The key of the statistics entry.
+    /// The key of the statistics entry in the chunks' database of a store of format 2 or 3.
     package static let statisticsKey: [UInt8] = [0]
+    /// The key of the statistics entry in the segment database: after every recent entry
+    /// (``recentPrefix``), so it shares a leaf page with the newest ones.
+    package static let segmentStatisticsKey: [UInt8] = [2]
 
     /// The entry key of a chunk of `token` starting at `firstKey`.
     static func entryKey(token: UnsafeRawBufferPointer, firstKey: UnsafeRawBufferPointer) -> [UInt8] {

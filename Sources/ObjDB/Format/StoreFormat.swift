@@ -12,14 +12,17 @@
 /// open before anything else is read: format 2 changed every record and table key, so a format 1
 /// store cannot be read as one (``ObjDBError/olderFormat(path:found:supported:)``). Format 3 is
 /// format 2 with the full-text index's recent segment, which a format 2 build would not read (it
-/// would miss the objects in it): a format 2 store reads as it is and is marked format 3 by the
-/// first open that may write, before anything is written.
+/// would miss the objects in it); format 4 moves the segment and the statistics into a database
+/// of their own (``FullTextSegment``), where a format 3 build would not look. A store of format 2
+/// or 3 reads as it is; the first open that may write moves its segments and marks it format 4,
+/// before anything else is written.
 package enum StoreFormat {
     /// Identifies an ObjDB store; must equal the first 8 bytes of the header.
     package static let magic: [UInt8] = [0x89, 0x4F, 0x42, 0x4A, 0x44, 0x42, 0x0D, 0x0A]
     /// The format this build writes.
-    package static let version: UInt32 = 3
-    /// The oldest format this build reads: format 2 is format 3 without full-text recent segments.
+    package static let version: UInt32 = 4
+    /// The oldest format this build reads: format 2 is format 3 without full-text recent segments,
+    /// and format 3 is format 4 with them in the chunks' database.
     package static let oldestReadableVersion: UInt32 = 2
     /// The named database holding the header (and, later, the stored schema).
     package static let metaDatabaseName = DatabaseNames.meta

@@ -47,6 +47,7 @@ final class StoreCatalog: Sendable {
             let binding = TypeBinding(
                 schema: type, swiftType: known?.swiftType, discovered: known, table: handles.tables[type.name],
                 indexes: handles.indexes[type.name] ?? [:],
+                fullTextSegments: handles.fullTextSegments[type.name] ?? [:],
                 compoundIndexes: handles.compoundIndexes[type.name] ?? [:],
                 isLinkTarget: linkTargets.contains(type.name),
                 schemaIndex: schemaIndex)
@@ -88,6 +89,7 @@ final class StoreCatalog: Sendable {
         [meta, backlinks, changeLog].compactMap { $0 }
             + bindings.values.flatMap { binding in
                 [binding.table].compactMap { $0 } + binding.properties.compactMap(\.index)
+                    + binding.properties.compactMap(\.fullTextSegment?.database)
                     + binding.compoundKeys.compactMap(\.index)
             }
     }
@@ -107,6 +109,8 @@ struct DatabaseHandles {
     var changeLog: DatabaseHandle?
     var tables: [String: DatabaseHandle] = [:]
     var indexes: [String: [String: DatabaseHandle]] = [:]
+    /// Per type, its full-text indexes' segment databases (absent in a store of format 2 or 3).
+    var fullTextSegments: [String: [String: DatabaseHandle]] = [:]
     /// Per type, the indexes of its uniqueness constraints, by their property IDs.
     var compoundIndexes: [String: [[UInt16]: DatabaseHandle]] = [:]
 }

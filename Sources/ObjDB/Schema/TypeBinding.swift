@@ -47,8 +47,8 @@ package final class TypeBinding: Sendable {
 
     init(
         schema: ObjectSchema, swiftType: ObjectBase.Type?, discovered: DiscoveredType?, table: DatabaseHandle?,
-        indexes: [String: DatabaseHandle], compoundIndexes: [[UInt16]: DatabaseHandle] = [:],
-        isLinkTarget: Bool = true, schemaIndex: SchemaIndex
+        indexes: [String: DatabaseHandle], fullTextSegments: [String: DatabaseHandle] = [:],
+        compoundIndexes: [[UInt16]: DatabaseHandle] = [:], isLinkTarget: Bool = true, schemaIndex: SchemaIndex
     ) {
         self.isLinkTarget = isLinkTarget
         self.schema = schema
@@ -58,7 +58,7 @@ package final class TypeBinding: Sendable {
         let properties = schema.properties.enumerated().map { position, property in
             BoundProperty(
                 schema: property, position: position, index: indexes[property.name],
-                isConstrained: constrained.contains(property.name))
+                segment: fullTextSegments[property.name], isConstrained: constrained.contains(property.name))
         }
         self.properties = properties
         byName = Dictionary(properties.map { ($0.schema.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -111,15 +111,22 @@ package final class BoundProperty: Sendable {
     package let position: Int
     /// Its secondary index, if it has one.
     package let index: DatabaseHandle?
+    /// A full-text index's statistics and recent segment.
+    package let fullTextSegment: FullTextSegment?
     /// Whether assigning it may rewrite its field alone, copying the record's other fields as they
     /// are: a single value that no index, uniqueness constraint or backlink depends on, and not
     /// the primary key.
     let patchesInPlace: Bool
 
-    init(schema: PropertySchema, position: Int, index: DatabaseHandle?, isConstrained: Bool) {
+    init(
+        schema: PropertySchema, position: Int, index: DatabaseHandle?, segment: DatabaseHandle? = nil,
+        isConstrained: Bool
+    ) {
         self.schema = schema
         self.position = position
         self.index = index
+        fullTextSegment =
+            schema.index == .fullText ? index.map { FullTextSegment(index: $0, segment: segment) } : nil
         patchesInPlace =
             schema.collection == .single && !schema.isPrimaryKey && index == nil && !isConstrained
             && schema.type != .object && schema.type != .embedded && schema.type != .linkingObjects

@@ -69,7 +69,7 @@ struct OlderFormatTests {
             options.readOnly = readOnly
             #expect(throws: expected) { try StoreFormat.open(path: path, options: options) }
         }
-        #expect(StoreFormat.version == 3)
+        #expect(StoreFormat.version == 4)
         let message = expected.description
         for part in ["format version 1", "version 2, the oldest", "objdb-inspect export", "objdb-inspect import"] {
             #expect(message.contains(part), "\(message)")

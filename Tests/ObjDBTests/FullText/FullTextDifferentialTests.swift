@@ -255,6 +255,7 @@ struct FullTextDifferentialTests {
         let property = try #require(binding["text"])
         try db.catalog.environment.write { transaction in
             try transaction.removeAll(in: try #require(property.index))
+            try transaction.removeAll(in: try #require(property.fullTextSegment?.database))
         }
         let problems = try StoreCheck(database: db).problems()
         #expect(problems.contains { $0.contains("'zebra' has no postings") })

@@ -13,8 +13,10 @@ struct FullTextFormatTests {
         let db = try fullTextStore(directory, recentLimit: 0)
         try Self.addExample(to: db)
         let entries = try fullTextEntries(db, type: "Snippet", property: "text")
+        let segment = try fullTextEntries(db, type: "Snippet", property: "text", segment: true)
+        #expect(segment.map(\.0) == [[0x02]])
+        #expect(segment.map(\.1) == [[0x02, 0x06]])
         let expected: [([UInt8], [UInt8])] = [
-            ([0x00], [0x02, 0x06]),
             ([0x23, 0x73, 0x77, 0x69, 0x66, 0x74, 0x00, 0x10], [0x01, 0x01, 0x00, 0x01, 0x09, 0x01]),
             ([0x61, 0x75, 0x00, 0x1D], [0x01, 0x01, 0x00, 0x01, 0x11, 0x02]),
             ([0x63, 0x61, 0x66, 0x65, 0x00, 0x10], [0x01, 0x02, 0x01, 0x02, 0x0D, 0x09, 0x12, 0x00, 0x00, 0x01]),
@@ -24,14 +26,15 @@ struct FullTextFormatTests {
         #expect(entries.map(\.1) == expected.map(\.1))
     }
 
-    /// The same two objects before a fold: two recent entries, and their size in the statistics.
+    /// The same two objects before a fold: two recent entries, and their size in the statistics
+    /// after them, in the segment's database; the chunks' database is empty.
     @Test func theRecentWorkedExampleIsWhatTheIndexHolds() throws {
         let directory = TemporaryDirectory()
         let db = try fullTextStore(directory)
         try Self.addExample(to: db)
-        let entries = try fullTextEntries(db, type: "Snippet", property: "text")
+        #expect(try fullTextEntries(db, type: "Snippet", property: "text").isEmpty)
+        let entries = try fullTextEntries(db, type: "Snippet", property: "text", segment: true)
         let expected: [([UInt8], [UInt8])] = [
-            ([0x00], [0x02, 0x06, 0x2A]),
             (
                 [0x01, 0x10],
                 [
@@ -46,6 +49,7 @@ struct FullTextFormatTests {
                     0x04, 0x6C, 0x61, 0x69, 0x74, 0x01, 0x03,
                 ]
             ),
+            ([0x02], [0x02, 0x06, 0x2A]),
         ]
         #expect(entries.map(\.0) == expected.map(\.0))
         #expect(entries.map(\.1) == expected.map(\.1))

@@ -30,7 +30,7 @@ struct FullTextRecentSegmentTests {
     }
 
     func recentEntries(_ db: Database) throws -> Int {
-        try fullTextEntries(db, type: "Snippet", property: "text").filter { $0.0.first == 1 }.count
+        try fullTextEntries(db, type: "Snippet", property: "text", segment: true).filter { $0.0.first == 1 }.count
     }
 
     func chunkEntries(_ db: Database) throws -> Int {
@@ -108,12 +108,12 @@ struct FullTextRecentSegmentTests {
         let db = try fullTextStore(directory)
         try addSnippets(db, count: 3)
         let binding = try db.catalog.binding(named: "Snippet")
-        let index = try #require(binding["text"]?.index)
+        let segment = try #require(binding["text"]?.fullTextSegment?.database)
         // An entry for an object whose value does not hold its token, and statistics that miss it.
         try db.catalog.environment.write { transaction in
             let value = Array("zebra".utf8).withUnsafeBytes { PostingCodec.encodeRecent(DocumentTokens($0)) }
             try PostingCodec.recentKey([0x30]).withUnsafeBytes { key in
-                try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: index) }
+                try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: segment) }
             }
         }
         let problems = try StoreCheck(database: db).problems()

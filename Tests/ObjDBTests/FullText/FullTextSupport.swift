@@ -36,10 +36,13 @@ func fullTextStore(_ directory: TemporaryDirectory, name: String = "fts.objdb", 
     return try Database(configuration: configuration)
 }
 
-/// Every entry of `property`'s full-text index, in key order.
-func fullTextEntries(_ db: Database, type: String, property: String) throws -> [([UInt8], [UInt8])] {
+/// Every entry of `property`'s full-text index (its chunks; `segment`: its statistics and recent
+/// segment), in key order.
+func fullTextEntries(_ db: Database, type: String, property: String, segment: Bool = false) throws -> [(
+    [UInt8], [UInt8]
+)] {
     let binding = try db.catalog.binding(named: type)
-    let index = try #require(binding[property]?.index)
+    let index = try #require(segment ? binding[property]?.fullTextSegment?.database : binding[property]?.index)
     return try db.catalog.environment.read { transaction in
         var found: [([UInt8], [UInt8])] = []
         let cursor = try transaction.cursor(index)

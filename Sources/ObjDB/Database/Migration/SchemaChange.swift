@@ -72,6 +72,13 @@ struct SchemaChange {
                     try transaction.removeAll(in: index)
                     scope.didWrite()
                 }
+                if !stillIndexed, property.index == .fullText,
+                    let segment = try transaction.openDatabaseIfPresent(
+                        named: DatabaseNames.fullTextSegment(type.name, propertyID: property.id))
+                {
+                    try transaction.removeAll(in: segment)
+                    scope.didWrite()
+                }
             }
         }
     }

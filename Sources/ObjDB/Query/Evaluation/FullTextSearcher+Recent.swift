@@ -12,7 +12,7 @@ extension FullTextSearcher {
             _ entry: PostingCodec.RecentEntry
         ) throws -> Void
     ) throws {
-        let cursor = try transaction.cursor(index)
+        let cursor = try transaction.cursor(segment.database)
         var entry = try [PostingCodec.recentPrefix].withUnsafeBytes { try cursor.seek(atLeast: $0) }
         while let current = entry, PostingCodec.isRecentKey(current.key) {
             guard let recent = PostingCodec.RecentEntry(current.value) else { throw damaged(term.token) }

@@ -9,7 +9,18 @@ import Foundation
 struct FullTextSearcher {
     let transaction: Transaction
     let index: DatabaseHandle
+    /// Where the statistics and the recent segment are.
+    let segment: FullTextSegment
     let kind: PostingCodec.KeyKind
+
+    /// The searcher of `property`'s full-text index; `nil` when it has none.
+    init?(transaction: Transaction, property: BoundProperty, kind: PostingCodec.KeyKind) {
+        guard let index = property.index, let segment = property.fullTextSegment else { return nil }
+        self.transaction = transaction
+        self.index = index
+        self.segment = segment
+        self.kind = kind
+    }
 
     /// The BM25 parameters, as SQLite's FTS5 `bm25()` uses them.
     static let k1 = 1.2
@@ -28,7 +39,7 @@ struct FullTextSearcher {
 
     /// The index's statistics: documents and their tokens.
     func statistics() throws -> (documents: Int, tokens: Int) {
-        let stored = try PostingCodec.statisticsKey.withUnsafeBytes { try transaction.get($0, in: index) }
+        let stored = try segment.statisticsKey.withUnsafeBytes { try transaction.get($0, in: segment.database) }
         return stored.flatMap(PostingCodec.decodeStatistics) ?? (0, 0)
     }
 

@@ -86,11 +86,12 @@ extension PreparedQuery {
             guard let index = property.index else { break }
             try transaction.cursor(index).forEach(from: lower, to: upper) { try considerKey($0.value) }
         case .fullText(let property, let search):
-            guard let index = property.index else { break }
-            let keys = try FullTextSearcher(
-                transaction: transaction, index: index,
-                kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type)
-            ).keys(matching: search)
+            guard
+                let searcher = FullTextSearcher(
+                    transaction: transaction, property: property,
+                    kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type))
+            else { break }
+            let keys = try searcher.keys(matching: search)
             // With nothing left to test, the index's answer is the answer: no record is read.
             if runner == nil {
                 visitor.expect(keys.count, keyLength: keys.isEmpty ? 0 : keys.withKey(at: 0) { $0.count })

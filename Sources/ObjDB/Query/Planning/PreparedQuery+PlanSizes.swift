@@ -77,9 +77,9 @@ extension PreparedQuery {
             guard let index = property.index else { return (0, false) }
             return try Self.countRange(lower, upper, cap: cap, in: index, transaction)
         case .fullText(let property, let search):
-            guard let index = property.index else { return (0, false) }
-            return try FullTextSearcher(transaction: transaction, index: index, kind: .unsigned)
-                .estimatedCount(of: search, cap: cap)
+            guard let searcher = FullTextSearcher(transaction: transaction, property: property, kind: .unsigned)
+            else { return (0, false) }
+            return try searcher.estimatedCount(of: search, cap: cap)
         case .fullScan, .indexOrder:
             return (cap, true)
         }

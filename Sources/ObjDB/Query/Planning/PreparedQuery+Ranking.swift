@@ -4,15 +4,16 @@ extension PreparedQuery {
     /// search; they are taken best first (ties in table-key order), each tested against the rest
     /// of the filter, until the limit is reached.
     func rankedKeys(_ ranking: TextRanking, _ reader: QueryReader) throws -> [[UInt8]] {
-        guard let property = binding[ranking.property], let index = property.index, let table = binding.table
-        else { return [] }
+        guard let property = binding[ranking.property], let table = binding.table else { return [] }
         let limit = spec.limit ?? Int.max
         guard limit > 0 else { return [] }
         let search = TextSearch(ranking.search)
         let transaction = reader.source.transaction
-        let searcher = FullTextSearcher(
-            transaction: transaction, index: index,
-            kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type))
+        guard
+            let searcher = FullTextSearcher(
+                transaction: transaction, property: property,
+                kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type))
+        else { return [] }
         let (keys, scores) = try searcher.scored(search)
         // What else the filter asks: nothing when the plan is this search and it is all the filter.
         var test = try wholeFilter()

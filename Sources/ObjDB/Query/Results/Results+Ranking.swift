@@ -53,16 +53,18 @@ extension Results {
     /// snapshot the results read; `nil` when they are not a ranked search or it does not match.
     public func score(of object: Element) -> Double? {
         guard let ranking = spec.ranking, let accessor = object.accessor,
-            let property = binding[ranking.property], let index = property.index
+            let property = binding[ranking.property], property.index != nil
         else { return nil }
         do {
             let source = try snapshot.source()
             guard let record = try source.record(in: binding, key: accessor.key),
                 let text = WriteScope.fullTextValue(record.field(property.slot), of: property.schema)
             else { return nil }
-            let searcher = FullTextSearcher(
-                transaction: source.transaction, index: index,
-                kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type))
+            guard
+                let searcher = FullTextSearcher(
+                    transaction: source.transaction, property: property,
+                    kind: PostingCodec.KeyKind.forPrimaryKey(binding.primaryKey?.schema.type))
+            else { return nil }
             return try searcher.score(text: text, for: TextSearch(ranking.search))
         } catch {
             return nil
