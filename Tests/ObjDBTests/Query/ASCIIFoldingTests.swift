@@ -59,6 +59,19 @@ struct ASCIIFoldingTests {
         }
     }
 
+    @Test(arguments: ["é", "😀", "ñ", "€"])
+    func anAccentedLetterOrEmojiBesideAHazardsLeadIsAnsweredWithoutFoundation(scalar: String) {
+        // `é` shares its lead byte with `ß` (which folds to `ss`), `😀` its with the scalars
+        // beyond the first two planes: neither can meet `swift`, at any place of any length.
+        for value in Self.valuesWithOneScalar(scalar) + Self.valuesWithOneScalar(scalar + "Swift") {
+            var bytes = value
+            let answer = bytes.withUTF8 {
+                ASCIIFolding.contains(UnsafeRawBufferPointer($0), caseInsensitively: Array("swift".utf8))
+            }
+            #expect(answer == value.lowercased().contains("swift"), "'\(value)' CONTAINS[c] 'swift'")
+        }
+    }
+
     @Test func aScalarThatCannotFoldIntoTheNeedleIsAnsweredWithoutFoundation() {
         // The Kelvin sign folds to `k`, which `swift` lacks: the scan answers alone.
         for value in Self.valuesWithOneScalar("\u{212A}") {

@@ -22,23 +22,29 @@ enum ASCIIFolding {
             let needed = Set(bytes)
             let scalars = ASCIIFolding.hazardFolds.filter { $0.ascii.contains(where: needed.contains) }.map(\.scalar)
             var leads = [UInt8](repeating: 0, count: 256)
+            var pairs: [[UInt8]] = []
             for scalar in scalars {
                 guard let value = Unicode.Scalar(scalar) else { continue }
-                leads[Int(Array(String(Character(value)).utf8)[0])] = 1
+                let utf8 = Array(String(Character(value)).utf8)
+                leads[Int(utf8[0])] = 1
+                if !pairs.contains(Array(utf8.prefix(2))) { pairs.append(Array(utf8.prefix(2))) }
             }
             var encoded: [UInt8] = []
             withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { encoded += $0 }
             withUnsafeBytes(of: UInt32(scalars.count).littleEndian) { encoded += $0 }
+            withUnsafeBytes(of: UInt32(pairs.count).littleEndian) { encoded += $0 }
             encoded += leads
             for scalar in scalars { withUnsafeBytes(of: scalar.littleEndian) { encoded += $0 } }
+            encoded += pairs.joined()
             encoded += bytes
             self.encoded = encoded
         }
     }
 
-    /// A ``Needle``'s buffer, read in place: the constant's length and the number of hazards
-    /// (`UInt32` each), a table of 256 bytes marking the UTF-8 lead bytes of those hazards, the
-    /// hazards (`UInt32` scalars), then the constant's bytes.
+    /// A ``Needle``'s buffer, read in place: the constant's length, the number of hazards and the
+    /// number of distinct first two bytes of their UTF-8 (`UInt32` each), a table of 256 bytes
+    /// marking the UTF-8 lead bytes of those hazards, the hazards (`UInt32` scalars), their first
+    /// two bytes (two bytes each), then the constant's bytes.
     struct EncodedNeedle {
         let buffer: UnsafeRawBufferPointer
 
@@ -56,14 +62,27 @@ enum ASCIIFolding {
             return UnsafeRawBufferPointer(rebasing: buffer[(buffer.count - count)...])
         }
 
+        /// How many distinct first two bytes the hazards' UTF-8 starts with.
+        @inline(__always)
+        var pairCount: Int {
+            Int(UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+        }
+
+        /// The first two bytes of the UTF-8 of some hazards, the `index`th of ``pairCount``.
+        @inline(__always)
+        func pair(_ index: Int) -> (lead: UInt8, next: UInt8) {
+            let offset = 268 + 4 * hazardCount + 2 * index
+            return (buffer[offset], buffer[offset + 1])
+        }
+
         /// Whether `byte` leads the UTF-8 of a hazard that matters to the constant.
         @inline(__always)
-        func isLead(_ byte: UInt8) -> Bool { buffer[8 + Int(byte)] != 0 }
+        func isLead(_ byte: UInt8) -> Bool { buffer[12 + Int(byte)] != 0 }
 
         /// Whether folding `scalar` (of the first two planes) can yield one of the constant's bytes.
         func isHazard(_ scalar: UInt32) -> Bool {
             for index in 0..<hazardCount
-            where UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: 264 + 4 * index, as: UInt32.self))
+            where UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: 268 + 4 * index, as: UInt32.self))
                 == scalar
             {
                 return true
@@ -90,6 +109,7 @@ enum ASCIIFolding {
     @inline(__always)
     static func contains(_ value: UnsafeRawBufferPointer, _ encoded: EncodedNeedle) -> Bool? {
         let needle = encoded.bytes
+        if needle.count > 1, value.count >= 17 { return containsByBlocks(value, encoded) }
         let first = needle[0]
         guard value.count >= needle.count, let base = value.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             return containsFoldingHazard(value, encoded) ? nil : false
@@ -155,27 +175,6 @@ enum ASCIIFolding {
             return false
         }
         var index = 0
-        // Sixteen places at a time, vectorised: most hold neither a candidate nor a byte that is
-        // not ASCII, and leave after one test; the others go through the words above.
-        if needle.count > 1 {
-            typealias Block = SIMD16<UInt8>
-            let firsts = Block(repeating: first)
-            let firstFolds = Block(repeating: fold)
-            let seconds = Block(repeating: second)
-            let secondFoldsVector = Block(repeating: secondFold)
-            let ascii = Block(repeating: 0x80)
-            while index + 16 <= last + 1 {
-                let block = value.loadUnaligned(fromByteOffset: index, as: Block.self)
-                let next = value.loadUnaligned(fromByteOffset: index + 1, as: Block.self)
-                let candidates = (block | firstFolds) .== firsts .& ((next | secondFoldsVector) .== seconds)
-                // (`any(_:)` is a call per block; two halves or'ed are two instructions.)
-                let lanes = unsafeBitCast(candidates .| (block .>= ascii), to: SIMD2<UInt64>.self)
-                if lanes[0] | lanes[1] != 0 {
-                    if searchWord(at: index) || searchWord(at: index + 8) { return true }
-                }
-                index += 16
-            }
-        }
         while index + 8 <= last + 1 {
             if searchWord(at: index) { return true }
             index += 8
@@ -210,6 +209,95 @@ enum ASCIIFolding {
             }
         }
         return hazard ? nil : false
+    }
+
+    /// ``contains(_:_:)`` for a constant of two bytes or more in a value of 17 bytes or more:
+    /// sixteen places a block, the last block overlapping the one before, so no place and no byte
+    /// is left to a loop of words. Most blocks hold neither a place where the constant's first two
+    /// bytes stand nor a byte that is not ASCII, and leave after one test. Of the others' scalars
+    /// only those whose first two bytes start a hazard's UTF-8 (or beyond the first two planes) are
+    /// decoded: an accented letter or an emoji costs a few vector tests, not a decode.
+    @inline(__always)
+    private static func containsByBlocks(_ value: UnsafeRawBufferPointer, _ encoded: EncodedNeedle) -> Bool? {
+        typealias Block = SIMD16<UInt8>
+        let needle = encoded.bytes
+        let last = value.count - needle.count
+        let first = needle[0]
+        let second = needle[1]
+        let firsts = Block(repeating: first)
+        let firstFolds = Block(repeating: first >= 0x61 && first <= 0x7A ? 0x20 : 0)
+        let seconds = Block(repeating: second)
+        let secondFolds = Block(repeating: second >= 0x61 && second <= 0x7A ? 0x20 : 0)
+        let ascii = Block(repeating: 0x80)
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // The block's second load reads one byte past it: the last block starts 17 bytes from the end.
+        let finalStart = value.count - 17
+        var hazard = false
+        var start = 0
+        while true {
+            let block = value.loadUnaligned(fromByteOffset: start, as: Block.self)
+            let next = value.loadUnaligned(fromByteOffset: start + 1, as: Block.self)
+            let candidates = (block | firstFolds) .== firsts .& ((next | secondFolds) .== seconds)
+            let nonASCII = block .>= ascii
+            // (`any(_:)` is a call per block; two halves or'ed are two instructions.)
+            let lanes = unsafeBitCast(candidates .| nonASCII, to: SIMD2<UInt64>.self)
+            if lanes[0] | lanes[1] != 0 {
+                let places = unsafeBitCast(candidates, to: SIMD2<UInt64>.self)
+                for half in 0..<2 {
+                    var bits = places[half] & highs
+                    while bits != 0 {
+                        let place = start + 8 * half + bits.trailingZeroBitCount / 8
+                        if place <= last, matches(needle, at: place, in: value) { return true }
+                        bits &= bits &- 1
+                    }
+                }
+                if !hazard {
+                    let suspects = unsafeBitCast(hazardStarts(block, next, encoded), to: SIMD2<UInt64>.self)
+                    for half in 0..<2 where !hazard {
+                        var bits = suspects[half] & highs
+                        while bits != 0 {
+                            if isHazard(at: start + 8 * half + bits.trailingZeroBitCount / 8, in: value, encoded) {
+                                hazard = true
+                                break
+                            }
+                            bits &= bits &- 1
+                        }
+                    }
+                }
+            }
+            if start == finalStart { break }
+            start = Swift.min(start + 16, finalStart)
+        }
+        return hazard ? nil : false
+    }
+
+    /// The places of `block` (`next`: the same places one byte on) where a scalar starts that
+    /// ``isHazard(at:in:_:)`` must decode: the first two bytes of a hazard's UTF-8, or a scalar
+    /// beyond the first two planes (lead `F1`–`F4`, or `F0` then `A0` or more).
+    @inline(__always)
+    private static func hazardStarts(_ block: SIMD16<UInt8>, _ next: SIMD16<UInt8>, _ encoded: EncodedNeedle)
+        -> SIMDMask<SIMD16<Int8>>
+    {
+        typealias Block = SIMD16<UInt8>
+        var found =
+            block .> Block(repeating: 0xF0) .| (block .== Block(repeating: 0xF0) .& (next .>= Block(repeating: 0xA0)))
+        for index in 0..<encoded.pairCount {
+            let (lead, follower) = encoded.pair(index)
+            found .|= block .== Block(repeating: lead) .& (next .== Block(repeating: follower))
+        }
+        return found
+    }
+
+    /// Whether `needle` (lowercase ASCII) stands at `place` of `value`, ignoring ASCII case.
+    @inline(__always)
+    private static func matches(_ needle: UnsafeRawBufferPointer, at place: Int, in value: UnsafeRawBufferPointer)
+        -> Bool
+    {
+        for offset in 0..<needle.count {
+            let byte = value[place + offset]
+            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != needle[offset] { return false }
+        }
+        return true
     }
 
     /// Whether `value` holds a scalar whose case folding may yield one of `needle`'s bytes.
