@@ -70,7 +70,7 @@ public final class Database: Sendable, SnapshotOwner {
     ///   ``ObjDBError/invalidSchema(type:reason:)``, what the migration throws, and the errors of opening a store.
     public init(configuration: Configuration) throws {
         let (environment, format) = try StoreFormat.open(
-            path: configuration.path, options: configuration.environmentOptions, markingOlder: false)
+            path: configuration.path, options: configuration.environmentOptions)
         let discovered = try DiscoveredType.reachable(from: configuration.types)
         let names = discovered.map(\.schema.name)
         if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {

@@ -38,31 +38,23 @@ package enum StoreFormat {
     /// - Throws: ``ObjDBError/notAnObjDBStore(path:reason:)`` for a foreign LMDB file
     ///   or a damaged header, ``ObjDBError/newerFormat(path:found:supported:)`` for a newer one,
     ///   ``ObjDBError/olderFormat(path:found:supported:)`` for an older one.
-    /// - Parameter markingOlder: whether a store of an older readable format is marked this
-    ///   build's at once; `Database` marks it in its opening transaction instead, so that an open
-    ///   that fails leaves it as it was.
-    package static func open(path: String, options: EnvironmentOptions = .init(), markingOlder: Bool = true)
-        throws -> (Environment, UInt32)
-    {
-        try validate(
-            try Environment.open(path: path, options: options, checking: [DatabaseNames.meta]),
-            markingOlder: markingOlder)
+    ///
+    /// A store of an older readable format is left as it is: `Database` marks it in its opening
+    /// transaction, with the moves format 4 asks for (``markCurrent(in:)``), so that an open that
+    /// fails leaves it as it was and a marked store never has its segments where format 3 kept them.
+    package static func open(path: String, options: EnvironmentOptions = .init()) throws -> (Environment, UInt32) {
+        try validate(try Environment.open(path: path, options: options, checking: [DatabaseNames.meta]))
     }
 
     /// Checks that `environment` is an ObjDB store of a format this build reads,
     /// stamping a new or empty file when the environment may write.
-    package static func validate(_ environment: Environment, markingOlder: Bool = true) throws -> (Environment, UInt32)
-    {
+    package static func validate(_ environment: Environment) throws -> (Environment, UInt32) {
         let path = environment.path
         let options = environment.options
         let found = try environment.read { transaction in
             try readVersion(in: transaction)
         }
-        if let found, found == version || options.readOnly || !markingOlder { return (environment, found) }
-        if found != nil {
-            try environment.write { try markCurrent(in: $0) }
-            return (environment, version)
-        }
+        if let found { return (environment, found) }
         if options.readOnly {
             throw ObjDBError.notAnObjDBStore(path: path, reason: try describeForeign(environment))
         }
@@ -105,7 +97,8 @@ package enum StoreFormat {
     }
 
     /// Marks a store of an older readable format as this build's, in `transaction`, so that an
-    /// older build refuses it from now on instead of misreading what this one writes.
+    /// older build refuses it from now on instead of misreading what this one writes. Only
+    /// `Database`'s opening transaction calls it, after moving the full-text segments.
     package static func markCurrent(in transaction: Transaction) throws {
         // Another process may have marked it since this one read the header.
         guard let current = try readVersion(in: transaction), current < version else { return }
