@@ -62,23 +62,24 @@ extension FullTextIndexWriter {
     /// reads them).
     func moveSegmentOutOfChunks() throws {
         guard !segment.isInChunks(of: index) else { return }
-        var moved: [(key: [UInt8], value: [UInt8])] = []
+        // Gathered first: the entries are deleted from the database the cursor walks.
+        var moved: [(old: [UInt8], new: [UInt8], value: [UInt8])] = []
         let cursor = try transaction.cursor(index)
         var entry = try PostingCodec.statisticsKey.withUnsafeBytes { try cursor.seek(atLeast: $0) }
         while let current = entry {
-            if current.key.elementsEqual(PostingCodec.statisticsKey) {
-                moved.append((segment.statisticsKey, Array(current.value)))
+            let old = Array(current.key)
+            if old == PostingCodec.statisticsKey {
+                moved.append((old, segment.statisticsKey, Array(current.value)))
             } else if PostingCodec.isRecentKey(current.key) {
-                moved.append((Array(current.key), Array(current.value)))
+                moved.append((old, old, Array(current.value)))
             } else {
                 break
             }
             entry = try cursor.next()
         }
-        for (key, value) in moved {
-            let old = key == segment.statisticsKey ? PostingCodec.statisticsKey : key
+        for (old, new, value) in moved {
             _ = try old.withUnsafeBytes { try transaction.delete($0, in: index) }
-            try key.withUnsafeBytes { key in
+            try new.withUnsafeBytes { key in
                 try value.withUnsafeBytes { _ = try transaction.put($0, forKey: key, in: segment.database) }
             }
         }

@@ -34,13 +34,7 @@ struct Format3StoreTests {
                     named: DatabaseNames.index("Snippet", propertyID: id, kind: .fullText))
                 let segment = try transaction.openDatabase(
                     named: DatabaseNames.fullTextSegment("Snippet", propertyID: id))
-                var entries: [([UInt8], [UInt8])] = []
-                let cursor = try transaction.cursor(segment)
-                var entry = try cursor.first()
-                while let current = entry {
-                    entries.append((Array(current.key), Array(current.value)))
-                    entry = try cursor.next()
-                }
+                let entries = try allEntries(of: segment, in: transaction)
                 try transaction.removeAll(in: segment)
                 for (key, value) in entries {
                     let moved = key == PostingCodec.segmentStatisticsKey ? PostingCodec.statisticsKey : key

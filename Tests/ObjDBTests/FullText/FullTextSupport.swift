@@ -43,16 +43,19 @@ func fullTextEntries(_ db: Database, type: String, property: String, segment: Bo
 )] {
     let binding = try db.catalog.binding(named: type)
     let index = try #require(segment ? binding[property]?.fullTextSegment?.database : binding[property]?.index)
-    return try db.catalog.environment.read { transaction in
-        var found: [([UInt8], [UInt8])] = []
-        let cursor = try transaction.cursor(index)
-        var entry = try cursor.first()
-        while let current = entry {
-            found.append((Array(current.key), Array(current.value)))
-            entry = try cursor.next()
-        }
-        return found
+    return try db.catalog.environment.read { try allEntries(of: index, in: $0) }
+}
+
+/// Every entry of `database`, in key order.
+func allEntries(of database: DatabaseHandle, in transaction: Transaction) throws -> [([UInt8], [UInt8])] {
+    var found: [([UInt8], [UInt8])] = []
+    let cursor = try transaction.cursor(database)
+    var entry = try cursor.first()
+    while let current = entry {
+        found.append((Array(current.key), Array(current.value)))
+        entry = try cursor.next()
     }
+    return found
 }
 
 /// The tokens the tokenizer gives for `text`, as strings.
