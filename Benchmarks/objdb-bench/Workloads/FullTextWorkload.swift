@@ -186,45 +186,35 @@ struct FullTextWorkload: StandaloneWorkload {
         var indexedTimes: [Double] = []
         var plainTimes: [Double] = []
         let base = (corpus.ids.last ?? 0) + 1_000_000 + (durable ? 1_000_000 : 0)
+        func addIndexed(_ id: Int64, _ text: String, retweets: Int) throws {
+            try indexed.write { transaction in
+                let tweet = W12Indexed.FTSTweet()
+                tweet.id = id
+                tweet.text = text
+                tweet.retweetCount = retweets
+                tweet.createdAt = Double(id)
+                try transaction.add(tweet)
+            }
+        }
+        func addPlain(_ id: Int64, _ text: String, retweets: Int) throws {
+            try plain.write { transaction in
+                let tweet = W12Plain.FTSTweet()
+                tweet.id = id
+                tweet.text = text
+                tweet.retweetCount = retweets
+                tweet.createdAt = Double(id)
+                try transaction.add(tweet)
+            }
+        }
         // One untimed write each first: the first durable commit also syncs every page the
         // build and the writes before it left unsynced (a 0.5 s outlier in one run's mean).
-        try indexed.write { transaction in
-            let tweet = W12Indexed.FTSTweet()
-            tweet.id = base - 1
-            tweet.text = corpus.texts[0]
-            try transaction.add(tweet)
-        }
-        try plain.write { transaction in
-            let tweet = W12Plain.FTSTweet()
-            tweet.id = base - 1
-            tweet.text = corpus.texts[0]
-            try transaction.add(tweet)
-        }
+        try addIndexed(base - 1, corpus.texts[0], retweets: 0)
+        try addPlain(base - 1, corpus.texts[0], retweets: 0)
         for write in 0..<writes {
             let text = corpus.texts[(write * 7919) % corpus.count]
             let id = base + Int64(write)
-            indexedTimes.append(
-                try time {
-                    try indexed.write { transaction in
-                        let tweet = W12Indexed.FTSTweet()
-                        tweet.id = id
-                        tweet.text = text
-                        tweet.retweetCount = write % 100
-                        tweet.createdAt = Double(id)
-                        try transaction.add(tweet)
-                    }
-                })
-            plainTimes.append(
-                try time {
-                    try plain.write { transaction in
-                        let tweet = W12Plain.FTSTweet()
-                        tweet.id = id
-                        tweet.text = text
-                        tweet.retweetCount = write % 100
-                        tweet.createdAt = Double(id)
-                        try transaction.add(tweet)
-                    }
-                })
+            indexedTimes.append(try time { try addIndexed(id, text, retweets: write % 100) })
+            plainTimes.append(try time { try addPlain(id, text, retweets: write % 100) })
         }
         return (indexedTimes, plainTimes)
     }
