@@ -121,6 +121,7 @@ struct DamagedRecordTests {
                 }
             }
             _ = try view.objects(Tweet.self).filter("retweetCount > 3 AND text CONTAINS[c] 'TWEET'").count
+            _ = try view.objects(Tweet.self).filter("text CONTAINS[c] 'TWEET'").count
             _ = try view.objects(Tweet.self).filter("ANY retweetedBy.screenName BEGINSWITH 'u'").count
             _ = try view.objects(Everything.self).filter("ints.@sum > 0 OR string LIKE 'v*'").count
             _ = Array(try view.objects(Tweet.self).sorted(byKeyPath: "user.screenName").map(\.id))

@@ -96,6 +96,47 @@ struct ASCIIFoldingTests {
         #expect(answer == nil, "the Kelvin sign folds into `kelvin`: Foundation answers")
     }
 
+    @Test func aFilterOfOneContainsAnswersAsTheSameTestBesideAnother() throws {
+        // `text CONTAINS[c] 'x'` alone is scanned without the filter program's loop; beside
+        // another test it runs in the loop. Both answer as Foundation's folding does.
+        let directory = TemporaryDirectory()
+        let db = try makeDatabase(directory)
+        var random = SeededGenerator(seed: 31)
+        let values = (0..<800).map { _ in
+            (0..<Int.random(in: 0...30, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }
+                .joined()
+        }
+        try db.write { transaction in
+            for (index, value) in values.enumerated() { try transaction.add(makeTweet(Int64(index + 1), value)) }
+        }
+        let tweets = try db.view().objects(Tweet.self)
+        for needle in ["swift", "sw", "s", "ft s", "kelvin", "ss", "fi", "swift swift", "ft swi"] {
+            let expected = values.indices.filter { QueryText.fold(values[$0], .caseInsensitive).contains(needle) }
+            let alone = try tweets.filter("text CONTAINS[c] %@", needle).map { Int($0.id) - 1 }
+            let beside = try tweets.filter("text CONTAINS[c] %@ AND retweetCount >= 0", needle).map { Int($0.id) - 1 }
+            #expect(alone == expected, "'\(needle)' alone")
+            #expect(beside == expected, "'\(needle)' beside another test")
+            #expect(try tweets.filter("text CONTAINS[c] %@", needle).count == expected.count)
+        }
+    }
+
+    @Test func aFilterOfOneContainsOnAnOptionalStringFindsNoNil() throws {
+        let directory = TemporaryDirectory()
+        let db = try makeDatabase(directory)
+        let values: [String?] = [nil, "Swift on Linux, a long enough value", "swift", nil, "no match here at all", ""]
+        try db.write { transaction in
+            for (index, value) in values.enumerated() {
+                let object = Everything()
+                object.int = index
+                object.optionalString = value
+                try transaction.add(object)
+            }
+        }
+        let found = try db.view().objects(Everything.self).filter("optionalString CONTAINS[c] 'swift'")
+            .sorted(byKeyPath: "int").map(\.int)
+        #expect(found == [1, 2])
+    }
+
     @Test func aQueryFindsTheNeedleFoldedFromAnyScalarAtAnyPlace() throws {
         let directory = TemporaryDirectory()
         let db = try makeDatabase(directory)

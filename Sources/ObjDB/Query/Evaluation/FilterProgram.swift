@@ -140,9 +140,7 @@ final class FilterProgram: @unchecked Sendable {
                     // released per record); the scan reads the needle from the pool instead.
                     let test = tests[Int(instruction.index)]
                     answer = test.answer(for: reader.field(test.slot)) { bytes in
-                        let needle = ASCIIFolding.EncodedNeedle(
-                            constants.bytes(at: Int(test.asciiNeedleOffset), count: Int(test.asciiNeedleCount)))
-                        return ASCIIFolding.contains(bytes, needle)
+                        ASCIIFolding.contains(bytes, needle(of: test))
                             ?? constants.text(at: test.offset).matchesFolding(bytes, test.op)
                     }
                 case .test:
@@ -166,6 +164,37 @@ final class FilterProgram: @unchecked Sendable {
         /// The test at `index`, for nested tests that apply it to values other than a row's field.
         @inline(__always)
         func test(_ index: Int) -> FieldTest { tests[index] }
+
+        /// The one test of a program that is a `CONTAINS[c]` of an ASCII constant of two bytes or
+        /// more and nothing else (`text CONTAINS[c] 'swift'`), with its search; `nil` for any
+        /// other program. A scan runs it with ``matches(_:_:)`` instead of the program's loop.
+        var soleContains: ContainsScan? {
+            guard code.count == 1, code[0].opcode == .asciiContainsTest else { return nil }
+            let test = tests[Int(code[0].index)]
+            return ASCIIFolding.BlockSearch(needle(of: test)).map { ContainsScan(test: test, search: $0) }
+        }
+
+        /// Whether the record `reader` matches the program whose ``soleContains`` is `text`.
+        @inline(__always)
+        func matches(_ reader: RecordReader, _ text: ContainsScan) -> Bool {
+            text.test.answer(for: reader.field(text.test.slot)) { bytes in
+                ASCIIFolding.contains(bytes, text.search)
+                    ?? constants.text(at: text.test.offset).matchesFolding(bytes, text.test.op)
+            }
+        }
+
+        /// The needle of an ASCII `CONTAINS[c]` test, in the pool.
+        @inline(__always)
+        private func needle(of test: FieldTest) -> ASCIIFolding.EncodedNeedle {
+            ASCIIFolding.EncodedNeedle(
+                constants.bytes(at: Int(test.asciiNeedleOffset), count: Int(test.asciiNeedleCount)))
+        }
+    }
+
+    /// A program's one `CONTAINS[c]` test and the search it runs (see ``Runner/soleContains``).
+    struct ContainsScan {
+        let test: FieldTest
+        let search: ASCIIFolding.BlockSearch
     }
 }
 

@@ -91,6 +91,30 @@ enum ASCIIFolding {
         }
     }
 
+    /// An ``EncodedNeedle`` with the vectors ``containsByBlocks(_:_:)`` compares each block with:
+    /// a scan builds it once, not once per value.
+    struct BlockSearch {
+        typealias Block = SIMD16<UInt8>
+        let encoded: EncodedNeedle
+        let firsts: Block
+        let firstFolds: Block
+        let seconds: Block
+        let secondFolds: Block
+
+        /// The vectors of `encoded`'s first two bytes: the bytes, and the bit that lowercases a
+        /// letter (none for a byte that is not one). `nil` for a constant of one byte.
+        @inline(__always)
+        init?(_ encoded: EncodedNeedle) {
+            let needle = encoded.bytes
+            guard needle.count > 1 else { return nil }
+            self.encoded = encoded
+            firsts = Block(repeating: needle[0])
+            firstFolds = Block(repeating: needle[0] >= 0x61 && needle[0] <= 0x7A ? 0x20 : 0)
+            seconds = Block(repeating: needle[1])
+            secondFolds = Block(repeating: needle[1] >= 0x61 && needle[1] <= 0x7A ? 0x20 : 0)
+        }
+    }
+
     /// Whether `value` contains `needle` (ASCII, lowercase) ignoring case; `nil` when only
     /// Foundation's folding can tell.
     static func contains(_ value: UnsafeRawBufferPointer, caseInsensitively needle: [UInt8]) -> Bool? {
@@ -109,7 +133,7 @@ enum ASCIIFolding {
     @inline(__always)
     static func contains(_ value: UnsafeRawBufferPointer, _ encoded: EncodedNeedle) -> Bool? {
         let needle = encoded.bytes
-        if needle.count > 1, value.count >= 17 { return containsByBlocks(value, encoded) }
+        if value.count >= 17, let search = BlockSearch(encoded) { return containsByBlocks(value, search) }
         let first = needle[0]
         guard value.count >= needle.count, let base = value.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             return containsFoldingHazard(value, encoded) ? nil : false
@@ -211,6 +235,12 @@ enum ASCIIFolding {
         return hazard ? nil : false
     }
 
+    /// ``contains(_:_:)`` with a search built once for a scan of many values.
+    @inline(__always)
+    static func contains(_ value: UnsafeRawBufferPointer, _ search: BlockSearch) -> Bool? {
+        value.count >= 17 ? containsByBlocks(value, search) : contains(value, search.encoded)
+    }
+
     /// ``contains(_:_:)`` for a constant of two bytes or more in a value of 17 bytes or more:
     /// sixteen places a block, the last block overlapping the one before, so no place and no byte
     /// is left to a loop of words. Most blocks hold neither a place where the constant's first two
@@ -218,16 +248,14 @@ enum ASCIIFolding {
     /// only those whose first two bytes start a hazard's UTF-8 (or beyond the first two planes) are
     /// decoded: an accented letter or an emoji costs a few vector tests, not a decode.
     @inline(__always)
-    private static func containsByBlocks(_ value: UnsafeRawBufferPointer, _ encoded: EncodedNeedle) -> Bool? {
+    private static func containsByBlocks(_ value: UnsafeRawBufferPointer, _ search: BlockSearch) -> Bool? {
         typealias Block = SIMD16<UInt8>
+        let encoded = search.encoded
         let needle = encoded.bytes
         let last = value.count - needle.count
-        let first = needle[0]
-        let second = needle[1]
-        let firsts = Block(repeating: first)
-        let firstFolds = Block(repeating: first >= 0x61 && first <= 0x7A ? 0x20 : 0)
-        let seconds = Block(repeating: second)
-        let secondFolds = Block(repeating: second >= 0x61 && second <= 0x7A ? 0x20 : 0)
+        let (firsts, firstFolds, seconds, secondFolds) = (
+            search.firsts, search.firstFolds, search.seconds, search.secondFolds
+        )
         let ascii = Block(repeating: 0x80)
         let highs: UInt64 = 0x8080_8080_8080_8080
         // The block's second load reads one byte past it: the last block starts 17 bytes from the end.
@@ -322,8 +350,16 @@ enum ASCIIFolding {
         guard index + length <= value.count else { return true }
         var scalar = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
         for offset in 1..<length { scalar = scalar << 6 | UInt32(value[index + offset] & 0x3F) }
-        if scalar >= 0x20000 { return Unicode.Scalar(scalar)?.properties.changesWhenCaseFolded ?? true }
+        if scalar >= 0x20000 { return changesWhenCaseFolded(scalar) }
         return needle.isHazard(scalar)
+    }
+
+    /// Whether folding `scalar` changes it. Not inlined: reading a scalar's properties asks the
+    /// runtime for their type's size on entry to the function, and a scan's matcher ran that at
+    /// every value.
+    @inline(never)
+    private static func changesWhenCaseFolded(_ scalar: UInt32) -> Bool {
+        Unicode.Scalar(scalar)?.properties.changesWhenCaseFolded ?? true
     }
 
     /// The scalars of the first two planes whose `[c]` folding holds an ASCII character, with
