@@ -320,19 +320,23 @@ int bench_lmdb_filtered_scan(bench_lmdb *store, uint64_t *matches, bench_error *
     MDB_val key, record;
     uint64_t found = 0;
     uintptr_t page = 0;
+    int ahead = 0; /* whether the pages after `page` were asked for */
     int code = mdb_cursor_get(cursor, &key, &record, MDB_FIRST);
     while (code == MDB_SUCCESS) {
         /* A leaf keeps its entries in insertion order, not key order: ask for the whole page on
            entering it out of order, so the row loads overlap, and for the two pages after it in the
-           file instead once the walk steps from page to adjacent page (as ObjDB's scan does). */
+           file too once the walk steps from page to adjacent page (as ObjDB's scan does). */
         uintptr_t here = (uintptr_t)record.mv_data & ~(uintptr_t)(PAGE_SIZE - 1);
         if (here != page) {
             int sequential = here == page + PAGE_SIZE;
             page = here;
-            if (sequential)
+            if (sequential && ahead)
                 prefetch((const void *)(page + PAGE_SIZE), 2 * PAGE_SIZE);
+            else if (sequential)
+                prefetch((const void *)page, 3 * PAGE_SIZE);
             else
                 prefetch((const void *)page, PAGE_SIZE);
+            ahead = sequential;
         }
         const uint8_t *bytes = record.mv_data;
         if (load_int64(bytes + RETWEETS_OFFSET) > 50 && bytes[LANG_LENGTH_OFFSET] == 2 && bytes[FIXED_FIELDS] == 'e'

@@ -20,12 +20,14 @@ enum CachePrefetch {
     /// asking for the page's lines at once lets their loads overlap instead of waiting for each
     /// in turn. They still arrive after the walk needs the page's first rows. A sorted load or a
     /// compacted store lays its leaves out one after another, so once the walk has stepped to the
-    /// adjacent page it asks for the two after it: with one page ahead, a raw walk of tweets
-    /// still spent a quarter of its time waiting for LMDB's node headers. The page it stands on
-    /// was asked for a step or two before. A store whose leaves are scattered never takes that step, and
-    /// pays nothing for it.
+    /// adjacent page it asks for the two after it: with one page ahead, a raw walk of tweets spent
+    /// half its samples on LMDB's reads of node headers, and two took a quarter off its time. The
+    /// first step of a run asks for the page it lands on too; later ones were asked for before. A
+    /// walk whose every step jumps asks only for the page it enters.
     struct PageTracker {
         private var current: UInt = 0
+        /// Whether the pages after `current` were asked for: the walk came to it from the page before.
+        private var isAhead = false
 
         @inline(__always)
         mutating func enter(_ bytes: UnsafeRawBufferPointer) {
@@ -36,10 +38,12 @@ enum CachePrefetch {
             current = page
             // Lines already asked for cost a cache hit each to ask for again.
             if sequential {
-                objdb_prefetch(UnsafeRawPointer(bitPattern: page &+ UInt(Self.pageSize)), 2 * Self.pageSize)
+                let first = isAhead ? page &+ UInt(Self.pageSize) : page
+                objdb_prefetch(UnsafeRawPointer(bitPattern: first), Int(page &+ UInt(3 * Self.pageSize) &- first))
             } else {
                 objdb_prefetch(UnsafeRawPointer(bitPattern: page), Self.pageSize)
             }
+            isAhead = sequential
         }
 
         /// LMDB's page size here (the operating system's); a larger one is only prefetched in part.
