@@ -22,6 +22,30 @@ enum W12Indexed {
     }
 }
 
+/// The fields both declarations of W12's tweet have, so that one function writes either.
+protocol W12Tweet: Object {
+    init()
+    var id: Int64 { get set }
+    var text: String { get set }
+    var retweetCount: Int { get set }
+    var createdAt: Double { get set }
+}
+
+extension W12Tweet {
+    /// A new tweet with these fields.
+    static func make(id: Int64, text: String, retweetCount: Int, createdAt: Double) -> Self {
+        let tweet = Self()
+        tweet.id = id
+        tweet.text = text
+        tweet.retweetCount = retweetCount
+        tweet.createdAt = createdAt
+        return tweet
+    }
+}
+
+extension W12Plain.FTSTweet: W12Tweet {}
+extension W12Indexed.FTSTweet: W12Tweet {}
+
 /// W12: ObjDB's full-text index against SQLite FTS5 in C on the same generated tweets
 /// (``FullTextCorpus``): the index's build time and size, the median and p99 latency of eight
 /// searches (each answer checked equal across engines; the ranked top 20 overlapping by 18 or
@@ -140,12 +164,10 @@ struct FullTextWorkload: StandaloneWorkload {
         let database = try Database(configuration: configuration)
         try database.write { transaction in
             for index in 0..<corpus.count {
-                let tweet = W12Plain.FTSTweet()
-                tweet.id = corpus.ids[index]
-                tweet.text = corpus.texts[index]
-                tweet.retweetCount = corpus.retweetCounts[index]
-                tweet.createdAt = corpus.createdAt[index]
-                try transaction.add(tweet)
+                try transaction.add(
+                    W12Plain.FTSTweet.make(
+                        id: corpus.ids[index], text: corpus.texts[index],
+                        retweetCount: corpus.retweetCounts[index], createdAt: corpus.createdAt[index]))
             }
         }
     }
@@ -186,25 +208,18 @@ struct FullTextWorkload: StandaloneWorkload {
         var indexedTimes: [Double] = []
         var plainTimes: [Double] = []
         let base = (corpus.ids.last ?? 0) + 1_000_000 + (durable ? 1_000_000 : 0)
-        func addIndexed(_ id: Int64, _ text: String, retweets: Int) throws {
-            try indexed.write { transaction in
-                let tweet = W12Indexed.FTSTweet()
-                tweet.id = id
-                tweet.text = text
-                tweet.retweetCount = retweets
-                tweet.createdAt = Double(id)
-                try transaction.add(tweet)
+        func add<Tweet: W12Tweet>(_ type: Tweet.Type, to database: Database, _ id: Int64, _ text: String, retweets: Int)
+            throws
+        {
+            try database.write { transaction in
+                try transaction.add(Tweet.make(id: id, text: text, retweetCount: retweets, createdAt: Double(id)))
             }
         }
+        func addIndexed(_ id: Int64, _ text: String, retweets: Int) throws {
+            try add(W12Indexed.FTSTweet.self, to: indexed, id, text, retweets: retweets)
+        }
         func addPlain(_ id: Int64, _ text: String, retweets: Int) throws {
-            try plain.write { transaction in
-                let tweet = W12Plain.FTSTweet()
-                tweet.id = id
-                tweet.text = text
-                tweet.retweetCount = retweets
-                tweet.createdAt = Double(id)
-                try transaction.add(tweet)
-            }
+            try add(W12Plain.FTSTweet.self, to: plain, id, text, retweets: retweets)
         }
         // One untimed write each first: the first durable commit also syncs every page the
         // build and the writes before it left unsynced (a 0.5 s outlier in one run's mean).
